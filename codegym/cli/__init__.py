@@ -1,0 +1,1 @@
+"""The `codegym` command line: parse, call one package function, render with rich."""

@@ -1,0 +1,27 @@
+"""The `codegym` typer application. Each subcommand lives in its own module; heavy imports stay lazy."""
+
+from __future__ import annotations
+
+import typer
+
+from codegym.cli import context_cmd, judge_cmd, sandbox_cmd, tasks_cmd
+
+app = typer.Typer(
+    name="codegym",
+    help="codegym: generate code with a policy model, execute it in a sandbox, reward it, train on it.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("judge")(judge_cmd.judge)
+app.add_typer(tasks_cmd.app, name="tasks")
+app.add_typer(sandbox_cmd.app, name="sandbox")
+app.command("context")(context_cmd.context)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

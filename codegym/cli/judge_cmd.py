@@ -1,0 +1,68 @@
+"""`codegym judge`: judge a samples file against a task pack."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from codegym.cli.common import (
+    BackendOption,
+    TasksDirOption,
+    WorkersOption,
+    backend,
+    console,
+    registry,
+    user_errors,
+)
+from codegym.eval.judge import JudgeError, JudgeSummary, count_rows, judge_samples_file
+
+
+def judge(
+    samples: Path = typer.Argument(..., help="JSONL: task_id plus `completion` or `solution` per row."),
+    pack: str = typer.Option(..., "--pack", "-p", help="Task pack the samples answer."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output JSONL; an existing one is resumed."),
+    backend_name: str = BackendOption,
+    workers: int = WorkersOption,
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Continue an interrupted --out file."),
+    tasks_dir: list[Path] = TasksDirOption,
+) -> None:
+    """Run every sample's code against its task's hidden tests; write one judged row per input row."""
+    with user_errors():
+        try:
+            task_pack = registry(tasks_dir).load(pack)
+            total = count_rows(samples) if samples.is_file() else 0
+            with backend(backend_name, workers) as sandbox:
+                summary = _run(samples, task_pack, sandbox, out, workers, resume, total)
+        except JudgeError as exc:
+            raise ValueError(str(exc)) from exc
+    _print_summary(summary, out)
+
+
+def _run(samples, task_pack, sandbox, out, workers, resume, total) -> JudgeSummary:
+    if not console.is_terminal:
+        return judge_samples_file(samples, task_pack, sandbox, out, workers=workers or None, resume=resume)
+    columns = (TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task("judge", total=total)
+        summary = judge_samples_file(
+            samples, task_pack, sandbox, out, workers=workers or None, resume=resume,
+            on_row=lambda row: progress.advance(bar),
+        )
+    return summary
+
+
+def _print_summary(summary: JudgeSummary, out: Path) -> None:
+    table = Table(title=f"judged → {out}", show_header=True)
+    table.add_column("status")
+    table.add_column("rows", justify="right")
+    for status, count in sorted(summary.statuses.items()):
+        table.add_row(status, str(count))
+    console.print(table)
+    resumed = f" ({summary.resumed} resumed from an earlier run)" if summary.resumed else ""
+    console.print(
+        f"{summary.judged} rows judged{resumed}, {summary.passed} passed, "
+        f"{summary.rows_per_second:.1f} rows/s", highlight=False
+    )

@@ -1,0 +1,114 @@
+"""`codegym tasks list|show|check`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from codegym.cli.common import (
+    BackendOption,
+    TasksDirOption,
+    WorkersOption,
+    backend,
+    console,
+    print_json,
+    registry,
+    user_errors,
+)
+
+app = typer.Typer(help="List, inspect and validate task packs.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_packs(tasks_dir: list[Path] = TasksDirOption, as_json: bool = typer.Option(False, "--json")) -> None:
+    """List every discovered task pack."""
+    with user_errors():
+        reg = registry(tasks_dir)
+        rows = []
+        for name in reg.names():
+            pack = reg.load(name)
+            rows.append({"name": name, "version": pack.version, "tasks": len(pack), "format": pack.format,
+                         "hash": pack.content_hash[:12], "origin": reg.origin(name)})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table("pack", "version", "tasks", "format", "hash", "origin")
+    for row in rows:
+        table.add_row(row["name"], row["version"], str(row["tasks"]), row["format"], row["hash"], row["origin"])
+    console.print(table)
+
+
+@app.command("show")
+def show(
+    pack: str = typer.Argument(..., help="Pack name."),
+    task: str = typer.Argument(None, help="Task name or id; omit to list the pack's tasks."),
+    tasks_dir: list[Path] = TasksDirOption,
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Show a pack's tasks, or one task's prompt, files and limits (hidden tests are not printed)."""
+    with user_errors():
+        task_pack = registry(tasks_dir).load(pack)
+        if task is None:
+            rows = [{"task_id": t.task_id, "entry_point": t.entry_point, "repo_files": len(t.repo_files),
+                     "tags": list(t.metadata.get("tags") or [])} for t in task_pack.tasks.values()]
+            if as_json:
+                print_json({"name": task_pack.name, "version": task_pack.version,
+                            "description": task_pack.description, "tasks": rows})
+                return
+            console.print(f"[bold]{task_pack.name}[/] {task_pack.version} — {task_pack.description}")
+            table = Table("task_id", "entry_point", "repo files", "tags")
+            for row in rows:
+                table.add_row(row["task_id"], row["entry_point"] or "", str(row["repo_files"]), ", ".join(row["tags"]))
+            console.print(table)
+            return
+        item = task_pack.get(task)
+    details = {
+        "task_id": item.task_id, "entry_point": item.entry_point, "solution_path": item.solution_path,
+        "limits": vars(item.limits), "repo_files": sorted(item.repo_files),
+        "hidden_test_files": sorted(item.hidden_tests.files), "visible_test_files": sorted(item.visible_tests.files),
+        "prompt": item.prompt, "starter": item.prefix, "source": item.source,
+    }
+    if as_json:
+        print_json(details)
+        return
+    console.print(f"[bold]{item.task_id}[/]  (writes {item.solution_path}; entry point {item.entry_point})")
+    console.print(f"limits: {details['limits']}", highlight=False)
+    if item.repo_files:
+        console.print(f"repo files: {', '.join(details['repo_files'])}", highlight=False)
+    console.rule("prompt")
+    console.print(item.prompt, markup=False, highlight=False)
+    if item.prefix and item.prefix != item.prompt:
+        console.rule("starter")
+        console.print(item.prefix, markup=False, highlight=False)
+
+
+@app.command("check")
+def check(
+    pack: str = typer.Argument(None, help="Pack to check; omit to check every pack."),
+    task: list[str] = typer.Option(None, "--task", "-t", help="Only these tasks."),
+    backend_name: str = BackendOption,
+    workers: int = WorkersOption,
+    tasks_dir: list[Path] = TasksDirOption,
+) -> None:
+    """Validate tasks: schema, files, reference passes its tests in the sandbox, a `pass` body fails."""
+    from codegym.eval.pack_check import check_pack
+
+    failures = 0
+    with user_errors():
+        reg = registry(tasks_dir)
+        names = [pack] if pack else reg.names()
+        with backend(backend_name, workers) as sandbox:
+            for name in names:
+                task_pack = reg.load(name)
+                results = check_pack(task_pack, sandbox, task_ids=task or None)
+                bad = [r for r in results if not r.ok]
+                failures += len(bad)
+                mark = "[green]ok[/]" if not bad else f"[red]{len(bad)} failing[/]"
+                console.print(f"{name} {task_pack.version}: {len(results)} tasks checked, {mark}")
+                for result in bad:
+                    for problem in result.problems:
+                        console.print(f"  [red]✗[/] {result.task_id}: {problem}", highlight=False, markup=False)
+    if failures:
+        raise typer.Exit(1)

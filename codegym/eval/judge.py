@@ -1,0 +1,242 @@
+"""Judging a samples file: JSONL rows in, judged JSONL rows out — incremental, in input order, resumable.
+
+Each input row has `task_id` and either `completion` (appended to the task's prompt/starter) or
+`solution` (the whole file). Each output row keeps the input fields and adds the verdict. Rows
+that cannot be judged (bad JSON, unknown task, missing fields) get `status: invalid_input` and an
+`error`, and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegym.sandbox.backend import SandboxBackend
+from codegym.sandbox.requests import request_for_task
+from codegym.sandbox.types import ExecResult
+from codegym.tasks.errors import UnknownNameError
+from codegym.tasks.model import Task, TaskPack
+
+INVALID_INPUT = "invalid_input"
+Scorer = Callable[[Task, str, ExecResult], dict[str, Any]]
+
+
+class JudgeError(RuntimeError):
+    """The run cannot proceed (e.g. --out holds another run's rows); nothing was overwritten."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    row: int
+    fields: dict[str, Any]
+    digest: str
+    task: Task | None = None
+    code: str = ""
+    error: str = ""
+
+
+@dataclass
+class JudgeSummary:
+    total: int = 0
+    resumed: int = 0
+    judged: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    passed: int = 0
+    seconds: float = 0.0
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.judged / self.seconds if self.seconds > 0 else 0.0
+
+
+def _digest(line: str) -> str:
+    return hashlib.sha256(line.encode("utf-8")).hexdigest()[:16]
+
+
+def parse_sample(row: int, line: str, pack: TaskPack) -> Sample:
+    """Validate one input line; problems become a Sample with `error` set (never an exception)."""
+    digest = _digest(line)
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return Sample(row, {}, digest, error=f"line {row + 1}: invalid JSON: {exc}")
+    if not isinstance(data, dict):
+        return Sample(row, {}, digest, error=f"line {row + 1}: expected a JSON object, got {type(data).__name__}")
+    task_id = data.get("task_id")
+    if not isinstance(task_id, str) or not task_id:
+        return Sample(row, data, digest, error=f"line {row + 1}: field 'task_id' is missing or not a string")
+    has_completion, has_solution = isinstance(data.get("completion"), str), isinstance(data.get("solution"), str)
+    if has_completion == has_solution:
+        problem = "both" if has_completion else "neither"
+        return Sample(row, data, digest,
+                      error=f"line {row + 1}: give exactly one of 'completion' or 'solution' (string); got {problem}")
+    try:
+        task = pack.get(task_id)
+    except UnknownNameError as exc:
+        return Sample(row, data, digest, error=f"line {row + 1}: {exc}")
+    code = task.solution_from_completion(data["completion"]) if has_completion else data["solution"]
+    return Sample(row, data, digest, task=task, code=code)
+
+
+def _read_samples(path: Path, pack: TaskPack, skip: int) -> Iterator[Sample]:
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        row = 0
+        for line in handle:
+            if not line.strip():
+                continue
+            if row >= skip:
+                yield parse_sample(row, line.rstrip("\n"), pack)
+            row += 1
+
+
+def _sample_digests(path: Path, count: int) -> list[str]:
+    digests: list[str] = []
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            if len(digests) >= count:
+                break
+            if line.strip():
+                digests.append(_digest(line.rstrip("\n")))
+    return digests
+
+
+def resume_point(samples_path: Path, out_path: Path) -> int:
+    """How many leading rows of `out_path` are complete results for `samples_path`.
+
+    A torn last line (a run killed mid-write) is cut off; rows that belong to a different samples
+    file stop the run with JudgeError instead of being overwritten.
+    """
+    if not out_path.exists():
+        return 0
+    good_bytes = 0
+    rows: list[dict[str, Any]] = []
+    with out_path.open("rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                row = json.loads(raw)
+            except json.JSONDecodeError:
+                break
+            if not isinstance(row, dict) or row.get("row") != len(rows):
+                break
+            rows.append(row)
+            good_bytes += len(raw)
+    expected = _sample_digests(samples_path, len(rows))
+    for index, row in enumerate(rows):
+        if index >= len(expected) or row.get("sample_sha256") != expected[index]:
+            raise JudgeError(
+                f"{out_path} already holds results for a different samples file (row {index} does not match "
+                f"{samples_path}); choose another --out or delete it"
+            )
+    if good_bytes < out_path.stat().st_size:
+        with out_path.open("r+b") as handle:
+            handle.truncate(good_bytes)
+    return len(rows)
+
+
+def result_fields(result: ExecResult) -> dict[str, Any]:
+    return {
+        "status": result.status.value,
+        "passed": result.passed,
+        "tests_passed": result.tests_passed,
+        "tests_total": result.tests_total,
+        "duration_s": round(result.wall_s, 4),
+        "cpu_s": round(result.cpu_s, 4),
+        "message": result.message,
+        "flags": list(result.flags),
+        "test_results": [{"id": t.test_id, "outcome": t.outcome.value} for t in result.tests],
+        "backend": result.backend,
+        "image": result.image,
+    }
+
+
+def _invalid_row(sample: Sample) -> dict[str, Any]:
+    return {
+        **sample.fields,
+        "row": sample.row,
+        "sample_sha256": sample.digest,
+        "status": INVALID_INPUT,
+        "passed": False,
+        "tests_passed": 0,
+        "tests_total": 0,
+        "duration_s": 0.0,
+        "error": sample.error,
+    }
+
+
+def judge_samples_file(
+    samples_path: Path,
+    pack: TaskPack,
+    backend: SandboxBackend,
+    out_path: Path,
+    *,
+    workers: int | None = None,
+    scorer: Scorer | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+    resume: bool = True,
+) -> JudgeSummary:
+    """Judge every row of `samples_path` into `out_path`; returns counts and throughput.
+
+    `scorer` (the reward layer) may add fields such as `reward` and `components` to each row.
+    """
+    if not samples_path.is_file():
+        raise JudgeError(f"samples file {samples_path} does not exist")
+    skip = resume_point(samples_path, out_path) if resume else 0
+    summary = JudgeSummary(resumed=skip, total=skip)
+    concurrency = max(1, workers or getattr(backend, "workers", 1))
+    window = concurrency * 4
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+
+    def judge(sample: Sample) -> dict[str, Any]:
+        assert sample.task is not None
+        result = backend.execute(request_for_task(sample.task, sample.code))
+        row = {**sample.fields, "row": sample.row, "sample_sha256": sample.digest, "pack": sample.task.pack,
+               "pack_version": pack.version, "pack_hash": pack.content_hash[:16], **result_fields(result)}
+        if scorer is not None:
+            row.update(scorer(sample.task, sample.code, result))
+        return row
+
+    with out_path.open("a" if skip else "w", encoding="utf-8") as out, \
+            ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-judge") as pool:
+        pending: deque[Future[dict[str, Any]]] = deque()
+
+        def flush(block: bool) -> None:
+            while pending and (block or pending[0].done()):
+                row = pending.popleft().result()
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.flush()
+                summary.total += 1
+                summary.judged += 1
+                summary.statuses[row["status"]] += 1
+                summary.passed += bool(row.get("passed"))
+                if on_row is not None:
+                    on_row(row)
+
+        for sample in _read_samples(samples_path, pack, skip):
+            if sample.error:
+                future: Future[dict[str, Any]] = Future()
+                future.set_result(_invalid_row(sample))
+            else:
+                future = pool.submit(judge, sample)
+            pending.append(future)
+            flush(block=False)
+            while len(pending) >= window:
+                pending[0].result()
+                flush(block=False)
+        flush(block=True)
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def count_rows(samples_path: Path) -> int:
+    with samples_path.open(encoding="utf-8", errors="replace") as handle:
+        return sum(1 for line in handle if line.strip())

@@ -1,0 +1,85 @@
+"""The backend interface and the registry of backends (`local`, `docker`)."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import importlib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from codegym.sandbox.types import ExecRequest, ExecResult
+from codegym.tasks.errors import UnknownNameError
+
+
+class SandboxUnavailable(RuntimeError):
+    """The backend cannot run on this machine; the message says what is missing and how to fix it."""
+
+
+class SandboxBackend(abc.ABC):
+    """Runs ExecRequests in isolation. Thread-safe; use as a context manager to release workers."""
+
+    name: str = ""
+
+    @abc.abstractmethod
+    def execute(self, request: ExecRequest) -> ExecResult:
+        """Run one request; infrastructure failures come back as `sandbox_error`, never raised."""
+
+    @abc.abstractmethod
+    def execute_many(
+        self,
+        requests: Iterable[ExecRequest],
+        *,
+        on_result: Callable[[int, ExecResult], None] | None = None,
+        max_concurrency: int | None = None,
+    ) -> list[ExecResult]:
+        """Run a batch with bounded concurrency; results in input order."""
+
+    async def aexecute(self, request: ExecRequest) -> ExecResult:
+        """Async variant: the blocking execution runs in a thread, so the event loop keeps going."""
+        return await asyncio.to_thread(self.execute, request)
+
+    async def aexecute_many(self, requests: Iterable[ExecRequest]) -> list[ExecResult]:
+        return await asyncio.to_thread(self.execute_many, list(requests))
+
+    @abc.abstractmethod
+    def info(self) -> dict[str, Any]:
+        """What this backend is and how it isolates, for `codegym sandbox info` and run records."""
+
+    @property
+    def image(self) -> str:
+        """Identifies the execution environment (recorded in results for reproducibility)."""
+        return ""
+
+    def start(self) -> None:  # noqa: B027 - optional hook: start workers eagerly
+        """Start workers now instead of on first use."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Stop all workers and release resources."""
+
+    def __enter__(self) -> SandboxBackend:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+BACKENDS: dict[str, str] = {
+    "local": "codegym.sandbox.local:LocalBackend",
+    "docker": "codegym.sandbox.docker:DockerBackend",
+}
+
+
+def create_backend(name: str, **options: Any) -> SandboxBackend:
+    """Instantiate a backend by name; unknown names list the valid ones."""
+    target = BACKENDS.get(name)
+    if target is None:
+        raise UnknownNameError("sandbox backend", name, BACKENDS)
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise SandboxUnavailable(f"sandbox backend {name!r} is not available: {exc}") from exc
+    backend_class = getattr(module, attribute)
+    return backend_class(**options)

@@ -1,0 +1,507 @@
+"""The in-sandbox test runner (stdlib only; pytest and coverage are used when present).
+
+It runs in the execution process, after the worker has isolated it and dropped its privileges,
+and reports each test's outcome as JSON lines on a dedicated pipe (the verdict channel) — never on
+stdout/stderr, and never through the exit code. Every record carries a per-execution token the
+program does not know in advance; the worker ignores (and flags) records without it, and requires
+an `end` record, so printing "passed", exiting early (sys.exit, os._exit, atexit, excepthook) or
+killing the parent cannot produce a passing verdict.
+
+Two paths:
+* fast: test modules are compiled from memory (the hidden tests are never written where the program
+  could read them), plain `test_*` functions and `Test*` classes are called directly — pytest-
+  compatible for asserts, `pytest.raises` and `pytest.approx`, at fork speed.
+* pytest: real pytest, for tests that need fixtures, parametrize, marks or conftest files.
+
+Equality asserts (`assert a == b`) are rewritten so that a truthy comparison decided by an `__eq__`
+defined in the program's own code, between values of different types (e.g. an object whose `__eq__`
+always returns True), fails the test and raises the `untrusted_eq` flag.
+
+Not protected: a program that deliberately inspects this process's memory (gc, frames) to steal the
+token and forge framed records. In-process tests cannot be made tamper-proof; the reward's hacking
+detectors (return types against the reference, visible/hidden gaps) are the second line.
+"""
+
+import ast
+import json
+import os
+import reprlib
+import sys
+import time
+import traceback
+import types
+
+# Bound before any untrusted code runs, so monkeypatching these modules cannot change the runner.
+_os_write = os.write
+_json_dumps = json.dumps
+_perf_counter = time.perf_counter
+_process_time = time.process_time
+_FunctionType = types.FunctionType
+_ModuleType = types.ModuleType
+_BaseException = BaseException
+_AssertionError = AssertionError
+_MemoryError = MemoryError
+_compile = compile
+_exec = exec
+_type = type
+_isinstance = isinstance
+_getattr = getattr
+
+_repr = reprlib.Repr()
+_repr.maxstring = 200
+_repr.maxother = 200
+_repr.maxlist = 20
+_repr.maxdict = 20
+
+MAX_MESSAGE_CHARS = 2000
+EQ_CHECK_MAX_ITEMS = 10000
+EQ_HELPER_NAME = "__codegym_assert_eq__"
+
+
+def safe_repr(value):
+    try:
+        return _repr.repr(value)
+    except _BaseException:
+        return "<unrepresentable %s>" % _type(value).__name__
+
+
+class VerdictChannel:
+    """Writes token-stamped JSON lines to the verdict pipe."""
+
+    def __init__(self, fd, token):
+        self._fd = fd
+        self._token = token
+
+    def emit(self, kind, **payload):
+        payload["t"] = self._token
+        payload["k"] = kind
+        data = (_json_dumps(payload, default=str) + "\n").encode("utf-8", "replace")
+        view = memoryview(data)
+        while view:
+            written = _os_write(self._fd, view)
+            view = view[written:]
+
+
+class _AssertEqRewriter(ast.NodeTransformer):
+    """`assert a == b[, msg]` -> `__codegym_assert_eq__(a, b, lambda: msg)` (line numbers kept)."""
+
+    def visit_Assert(self, node):
+        test = node.test
+        if not (
+            _isinstance(test, ast.Compare) and len(test.ops) == 1 and _isinstance(test.ops[0], ast.Eq)
+        ):
+            return node
+        message = node.msg if node.msg is not None else ast.Constant(value=None)
+        thunk = ast.Lambda(
+            args=ast.arguments(
+                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+            ),
+            body=message,
+        )
+        call = ast.Call(
+            func=ast.Name(id=EQ_HELPER_NAME, ctx=ast.Load()),
+            args=[test.left, test.comparators[0], thunk],
+            keywords=[],
+        )
+        return ast.copy_location(ast.Expr(value=call), node)
+
+
+def rewrite_equality_asserts(tree):
+    return ast.fix_missing_locations(_AssertEqRewriter().visit(tree))
+
+
+class EqualityGuard:
+    """Decides whether a truthy `a == b` was decided by code the program wrote."""
+
+    def __init__(self, scratch_dir, trusted_files, on_untrusted):
+        self.scratch_dir = os.path.realpath(scratch_dir) + os.sep
+        self.trusted_files = {os.path.realpath(os.path.join(scratch_dir, f)) for f in trusted_files}
+        self.on_untrusted = on_untrusted
+        self._verdicts = {}
+
+    def _eq_is_untrusted(self, klass):
+        cached = self._verdicts.get(klass)
+        if cached is not None:
+            return cached
+        eq = None
+        for base in _getattr(klass, "__mro__", ()):
+            if "__eq__" in base.__dict__:
+                eq = base.__dict__["__eq__"]
+                break
+        code = _getattr(eq, "__code__", None)
+        if code is None:
+            verdict = False  # implemented in C: builtins and extension types
+        else:
+            filename = code.co_filename
+            if filename.startswith("<"):
+                # exec-generated: trusted only for dataclasses of trusted modules
+                verdict = "__create_fn__" not in _getattr(eq, "__qualname__", "")
+                if not verdict:
+                    module = sys.modules.get(_getattr(klass, "__module__", ""), None)
+                    verdict = self._file_is_untrusted(_getattr(module, "__file__", None) or "<unknown>")
+            else:
+                verdict = self._file_is_untrusted(filename)
+        self._verdicts[klass] = verdict
+        return verdict
+
+    def _file_is_untrusted(self, filename):
+        if filename.startswith("<"):
+            return True
+        real = os.path.realpath(filename)
+        return real.startswith(self.scratch_dir) and real not in self.trusted_files
+
+    def find_untrusted(self, left, right, depth=0):
+        left_type, right_type = _type(left), _type(right)
+        if left_type is not right_type:
+            for klass in (left_type, right_type):
+                if self._eq_is_untrusted(klass):
+                    return klass
+            return None
+        if depth >= 6:
+            return None
+        if left_type in (list, tuple):
+            for index, (x, y) in enumerate(zip(left, right)):
+                if index >= EQ_CHECK_MAX_ITEMS:
+                    break
+                found = self.find_untrusted(x, y, depth + 1)
+                if found is not None:
+                    return found
+        elif left_type is dict:
+            for index, key in enumerate(left):
+                if index >= EQ_CHECK_MAX_ITEMS:
+                    break
+                if key in right:
+                    found = self.find_untrusted(left[key], right[key], depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def assert_eq(self, left, right, message_thunk):
+        if not (left == right):
+            message = message_thunk()
+            raise _AssertionError(
+                message if message is not None else "%s != %s" % (safe_repr(left), safe_repr(right))
+            )
+        try:
+            culprit = self.find_untrusted(left, right)
+        except _BaseException as exc:
+            culprit = exc.__class__
+        if culprit is not None:
+            self.on_untrusted(culprit)
+            raise _AssertionError(
+                "equality was decided by %s.__eq__, defined by the program, between values of "
+                "different types" % _getattr(culprit, "__qualname__", "?")
+            )
+
+
+def needs_pytest(test_sources):
+    """True when the tests use what only real pytest provides (fixtures, parametrize, marks)."""
+    for filename, source in test_sources.items():
+        if os.path.basename(filename) == "conftest.py":
+            return True
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            return False  # the fast path reports the syntax error
+        for node in ast.walk(tree):
+            if _isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.name in ("setup_module", "teardown_module", "setup_function", "teardown_function"):
+                    return True
+                if not node.name.startswith("test"):
+                    continue
+                if node.decorator_list:
+                    return True
+                params = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
+                if params or node.args.vararg or node.args.kwarg or _isinstance(node, ast.AsyncFunctionDef):
+                    return True
+            elif _isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.decorator_list:
+                return True
+    return False
+
+
+def _format_exception(exc, scratch_dir, test_files):
+    """`Type: message` plus the traceback frames of the program's files. Frames of test files
+    keep only `file:line`, so hidden test source never leaks into feedback."""
+    message = "%s: %s" % (exc.__class__.__name__, _safe_str(exc))
+    frames = []
+    try:
+        for frame in traceback.extract_tb(exc.__traceback__):
+            filename = frame.filename
+            if not filename.startswith(scratch_dir):
+                continue
+            relative = filename[len(scratch_dir) :].lstrip("/")
+            if relative in test_files:
+                frames.append("%s:%d" % (relative, frame.lineno))
+            else:
+                frames.append('File "%s", line %d, in %s\n    %s' % (relative, frame.lineno, frame.name, frame.line))
+    except _BaseException:
+        pass
+    return message[:MAX_MESSAGE_CHARS], "\n".join(frames)[-MAX_MESSAGE_CHARS:]
+
+
+def _safe_str(exc):
+    try:
+        return str(exc)[:MAX_MESSAGE_CHARS]
+    except _BaseException:
+        return "<unprintable>"
+
+
+def _outcome_for(exc):
+    if _isinstance(exc, _AssertionError):
+        return "failed"
+    if _isinstance(exc, _MemoryError):
+        return "memory"
+    return "error"
+
+
+class FastRunner:
+    def __init__(self, request, scratch_dir, channel, guard):
+        self.request = request
+        self.scratch_dir = scratch_dir
+        self.channel = channel
+        self.guard = guard
+        self.test_files = set(request["tests"])
+        self.assert_eq = guard.assert_eq  # one bound method, so tampering is detectable by identity
+        self.modules = []
+
+    def tampered(self):
+        return any(module.__dict__.get(EQ_HELPER_NAME) is not self.assert_eq for module in self.modules)
+
+    def load(self):
+        """Compile and execute the test modules (which import the program); return [(id, callable)]."""
+        collected = []
+        for filename, source in self.request["tests"].items():
+            path = os.path.join(self.scratch_dir, filename)
+            tree = rewrite_equality_asserts(ast.parse(source, filename=path))
+            code = _compile(tree, path, "exec")
+            del tree
+            module_name = os.path.splitext(filename)[0].replace("/", ".")
+            module = _ModuleType(module_name)
+            module.__file__ = path
+            module.__dict__[EQ_HELPER_NAME] = self.assert_eq
+            self.modules.append(module)
+            _exec(code, module.__dict__)
+            collected.extend(self._collect(module, filename, path))
+        return collected
+
+    @staticmethod
+    def _collect(module, filename, path):
+        found = []
+        for name, obj in list(module.__dict__.items()):
+            if name.startswith("test") and _isinstance(obj, _FunctionType) and obj.__code__.co_filename == path:
+                found.append(("%s::%s" % (filename, name), obj))
+            elif name.startswith("Test") and _isinstance(obj, type) and obj.__module__ == module.__name__:
+                if "__init__" in obj.__dict__:
+                    continue
+                for method_name, method in list(obj.__dict__.items()):
+                    if method_name.startswith("test") and _isinstance(method, _FunctionType):
+                        found.append(("%s::%s::%s" % (filename, name, method_name), _method_runner(obj, method_name)))
+        return found
+
+
+def _method_runner(klass, method_name):
+    def run():
+        instance = klass()
+        setup = _getattr(instance, "setup_method", None)
+        if setup is not None:
+            setup(_getattr(instance, method_name))
+        try:
+            _getattr(instance, method_name)()
+        finally:
+            teardown = _getattr(instance, "teardown_method", None)
+            if teardown is not None:
+                teardown(_getattr(instance, method_name))
+
+    return run
+
+
+def _code_of(func):
+    return _getattr(func, "__code__", None)
+
+
+def run_fast(request, scratch_dir, channel, guard):
+    runner = FastRunner(request, scratch_dir, channel, guard)
+    coverage = _start_coverage(request, scratch_dir)
+    try:
+        tests = runner.load()
+    except _BaseException as exc:
+        _stop_coverage(coverage)
+        message, frames = _format_exception(exc, scratch_dir, runner.test_files)
+        channel.emit("collect_error", message=message, traceback=frames, outcome=_outcome_for(exc))
+        return
+    channel.emit("begin", tests=[test_id for test_id, _ in tests], runner="fast")
+    if not tests:
+        _stop_coverage(coverage)
+        return
+    snapshots = [_code_of(func) for _, func in tests]
+    all_passed = True
+    for (test_id, func), snapshot in zip(tests, snapshots):
+        channel.emit("start", id=test_id)
+        started = _perf_counter()
+        outcome, message, frames = "passed", "", ""
+        try:
+            func()
+        except _BaseException as exc:
+            outcome = _outcome_for(exc)
+            message, frames = _format_exception(exc, scratch_dir, runner.test_files)
+            if _isinstance(exc, SystemExit):
+                channel.emit("flag", name="exit_in_test")
+        duration = _perf_counter() - started
+        if _code_of(func) is not snapshot or runner.tampered():
+            outcome, message = "error", "the test function was modified while the tests ran"
+            channel.emit("flag", name="test_tampered")
+        all_passed = all_passed and outcome == "passed"
+        channel.emit("result", id=test_id, outcome=outcome, duration=duration, message=message, traceback=frames)
+    channel.emit("tests_done")
+    _stop_coverage(coverage, channel, request, scratch_dir)
+    repeats = int(request.get("timing_repeats") or 1)
+    if repeats > 1 and all_passed:
+        channel.emit("timing", cpu_s=_time_repeats([func for _, func in tests], repeats))
+
+
+def _time_repeats(functions, repeats):
+    """CPU seconds of the whole test list per repeat; the caller takes the minimum."""
+    timings = []
+    for _ in range(repeats):
+        started = _process_time()
+        for func in functions:
+            try:
+                func()
+            except _BaseException:
+                return timings
+        timings.append(_process_time() - started)
+    return timings
+
+
+def _start_coverage(request, scratch_dir):
+    if not request.get("measure_coverage"):
+        return None
+    try:
+        import coverage
+    except ImportError:
+        return None
+    solution = os.path.join(scratch_dir, request["solution_path"])
+    cov = coverage.Coverage(data_file=None, branch=True, include=[solution], config_file=False)
+    cov.start()
+    return cov
+
+
+def _stop_coverage(cov, channel=None, request=None, scratch_dir=None):
+    if cov is None:
+        return
+    cov.stop()
+    if channel is None:
+        return
+    solution = os.path.join(scratch_dir, request["solution_path"])
+    report_path = os.path.join(scratch_dir, ".codegym-coverage.json")
+    try:
+        cov.json_report(morfs=[solution], outfile=report_path, show_contexts=False)
+        with open(report_path, encoding="utf-8") as handle:
+            files = json.load(handle).get("files", {})
+        os.unlink(report_path)
+    except _BaseException as exc:
+        channel.emit("flag", name="coverage_failed:%s" % exc.__class__.__name__)
+        return
+    data = next(iter(files.values()), None)
+    if data is None:
+        channel.emit("coverage", executed_lines=[], missing_lines=[], executed_branches=[], missing_branches=[])
+        return
+    channel.emit(
+        "coverage",
+        executed_lines=data.get("executed_lines", []),
+        missing_lines=data.get("missing_lines", []),
+        executed_branches=data.get("executed_branches", []),
+        missing_branches=data.get("missing_branches", []),
+    )
+
+
+class _PytestReporter:
+    """pytest plugin that forwards outcomes to the verdict channel."""
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.reported = set()
+
+    def pytest_collection_finish(self, session):
+        self.channel.emit("begin", tests=[item.nodeid for item in session.items], runner="pytest")
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            message = _trim(str(report.longrepr))
+            outcome = "memory" if "MemoryError" in message else "error"
+            self.channel.emit("collect_error", message=message, traceback="", outcome=outcome)
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.channel.emit("start", id=nodeid)
+
+    def pytest_runtest_logreport(self, report):
+        if report.nodeid in self.reported or not (report.when == "call" or report.failed or report.skipped):
+            return
+        self.reported.add(report.nodeid)
+        message = ""
+        if report.passed:
+            outcome = "passed"
+        elif report.skipped:
+            outcome = "skipped"
+        else:
+            crash = _getattr(report.longrepr, "reprcrash", None)
+            message = _trim(crash.message if crash is not None else str(report.longrepr))
+            outcome = "failed" if report.when == "call" else "error"
+            if message.startswith("MemoryError"):
+                outcome = "memory"
+        self.channel.emit(
+            "result", id=report.nodeid, outcome=outcome, duration=report.duration, message=message, traceback=""
+        )
+
+
+def _trim(text):
+    return (text or "")[:MAX_MESSAGE_CHARS]
+
+
+GUARD_MODULE = "__codegym_guard__"
+
+
+def run_pytest(request, scratch_dir, channel, guard):
+    import pytest
+
+    guard_module = _ModuleType(GUARD_MODULE)
+    guard_module.assert_eq = guard.assert_eq
+    sys.modules[GUARD_MODULE] = guard_module
+    header = "from %s import assert_eq as %s\n" % (GUARD_MODULE, EQ_HELPER_NAME)
+    paths = []
+    for filename, source in request["tests"].items():
+        path = os.path.join(scratch_dir, filename)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(header + ast.unparse(rewrite_equality_asserts(ast.parse(source))))
+        if os.path.basename(filename) != "conftest.py":
+            paths.append(path)
+    coverage = _start_coverage(request, scratch_dir)
+    try:
+        pytest.main(
+            ["-q", "-p", "no:cacheprovider", "--rootdir", scratch_dir, "-o", "python_files=*.py", *paths],
+            plugins=[_PytestReporter(channel)],
+        )
+        channel.emit("tests_done")
+    finally:
+        _stop_coverage(coverage, channel, request, scratch_dir)
+
+
+def run(request, scratch_dir, channel, on_flag):
+    """Run the request's tests in this process and report on `channel`; the caller emits `end`."""
+    sys.path.insert(0, scratch_dir)
+    trusted = [f for f in request["files"] if f != request["solution_path"]]
+    guard = EqualityGuard(scratch_dir, trusted, lambda klass: on_flag("untrusted_eq"))
+    choice = request.get("test_runner") or "auto"
+    if choice == "auto":
+        choice = "pytest" if needs_pytest(request["tests"]) else "fast"
+    if choice == "pytest":
+        try:
+            import pytest  # noqa: F401
+        except ImportError:
+            channel.emit("collect_error", message="these tests need pytest, which the sandbox lacks",
+                         traceback="", outcome="error")
+            return
+        run_pytest(request, scratch_dir, channel, guard)
+    else:
+        run_fast(request, scratch_dir, channel, guard)

@@ -1,0 +1,319 @@
+"""Host-side handles to warm workers and the pool that dispatches executions to them.
+
+Backend-neutral: a backend supplies how to launch one worker (an argv), the pool does the rest —
+framing, deadlines, restarts and the retry policy that keeps infrastructure failures apart from
+the program's:
+
+* a worker that cannot start or stops answering is ours: `sandbox_error`, retried on a fresh
+  worker up to `max_retries` times;
+* a worker that dies *while running a program* is retried once on a fresh worker; if it dies again
+  on the same program, the program is blamed (`error`) — a deterministic kill is the program's doing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import select
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from codegym.sandbox.inside import protocol
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus
+
+LaunchCommand = Callable[[int], Sequence[str]]
+HOST_GRACE_S = 10.0
+
+
+class WorkerDied(RuntimeError):
+    """The worker process went away mid-conversation."""
+
+
+class WorkerUnresponsive(RuntimeError):
+    """The worker did not answer in time; it is killed and replaced."""
+
+
+class WorkerStartError(RuntimeError):
+    """The worker could not be started (isolation unavailable, bad image, ...)."""
+
+
+@dataclass
+class WorkerInfo:
+    slot: int
+    pid: int
+    details: dict
+
+
+class WorkerHandle:
+    """One warm worker process, spoken to over its stdin/stdout."""
+
+    def __init__(self, slot: int, argv: Sequence[str], env: dict[str, str] | None, start_timeout_s: float):
+        self.slot = slot
+        self.argv = list(argv)
+        self.env = env
+        self.start_timeout_s = start_timeout_s
+        self.process: subprocess.Popen[bytes] | None = None
+        self.info: dict = {}
+        self.stderr_tail: deque[bytes] = deque(maxlen=64)
+        self.executions = 0
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=self.env,
+            close_fds=True,
+            start_new_session=True,
+        )
+        threading.Thread(target=self._pump_stderr, daemon=True, name=f"codegym-worker-{self.slot}-stderr").start()
+        try:
+            hello = self._read(time.monotonic() + self.start_timeout_s)
+        except (WorkerDied, WorkerUnresponsive) as exc:
+            self.kill()
+            raise WorkerStartError(f"worker {self.slot} did not start: {exc}; stderr: {self.stderr_text()}") from exc
+        if not hello.get("ok"):
+            self.kill()
+            raise WorkerStartError(f"worker {self.slot} refused to start: {hello.get('error')}")
+        self.info = hello.get("info", {})
+
+    def _pump_stderr(self) -> None:
+        assert self.process is not None and self.process.stderr is not None
+        for line in self.process.stderr:
+            self.stderr_tail.append(line)
+
+    def stderr_text(self) -> str:
+        return b"".join(self.stderr_tail).decode("utf-8", "replace")[-2000:]
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def execute(self, wire_request: dict, deadline_s: float) -> dict:
+        self._write({"op": "exec", "id": self.executions, "request": wire_request})
+        self.executions += 1
+        reply = self._read(time.monotonic() + deadline_s)
+        if reply.get("op") != "result":
+            raise WorkerDied(f"unexpected reply {reply.get('op')!r}")
+        return reply["result"]
+
+    def _write(self, message: dict) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            protocol.write_frame(self.process.stdin, message)
+        except (BrokenPipeError, OSError) as exc:
+            raise WorkerDied(f"worker {self.slot} closed its input: {exc}") from exc
+
+    def _read(self, deadline: float) -> dict:
+        assert self.process is not None and self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        header = self._read_exact(fd, protocol.HEADER.size, deadline)
+        (size,) = protocol.HEADER.unpack(header)
+        if size > protocol.MAX_FRAME_BYTES:
+            raise WorkerDied(f"worker {self.slot} sent an oversized frame")
+        body = self._read_exact(fd, size, deadline)
+        return json.loads(body.decode("utf-8"))
+
+    def _read_exact(self, fd: int, size: int, deadline: float) -> bytes:
+        chunks: list[bytes] = []
+        remaining = size
+        while remaining:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                raise WorkerUnresponsive(f"worker {self.slot} gave no answer in time")
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                continue
+            chunk = os.read(fd, remaining)
+            if not chunk:
+                code = self.process.poll() if self.process else None
+                raise WorkerDied(f"worker {self.slot} exited (code {code}); stderr: {self.stderr_text()}")
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+
+    def close(self) -> None:
+        if self.process is None:
+            return
+        if self.alive:
+            with contextlib.suppress(WorkerDied):
+                self._write({"op": "shutdown"})
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_pipes()
+
+    def kill(self) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        assert self.process is not None
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+class WorkerPool:
+    """A fixed number of warm workers; `execute` is thread-safe and blocks for a free worker."""
+
+    def __init__(
+        self,
+        size: int,
+        launch: LaunchCommand,
+        *,
+        env: dict[str, str] | None = None,
+        backend_name: str,
+        image: str = "",
+        start_timeout_s: float = 30.0,
+        max_retries: int = 2,
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"worker pool size must be >= 1, got {size}")
+        self.size = size
+        self.launch = launch
+        self.env = env
+        self.backend_name = backend_name
+        self.image = image
+        self.start_timeout_s = start_timeout_s
+        self.max_retries = max_retries
+        self._idle: queue.Queue[WorkerHandle] = queue.Queue()
+        self._handles: list[WorkerHandle] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        self.restarts = 0
+        self.executions = 0
+
+    def start(self) -> None:
+        """Start every worker now (otherwise they start on first use)."""
+        handles = [self._new_handle(slot) for slot in range(self.size)]
+        with ThreadPoolExecutor(max_workers=self.size) as pool:
+            list(pool.map(lambda h: h.start(), handles))
+        for handle in handles:
+            self._handles.append(handle)
+            self._idle.put(handle)
+
+    def _new_handle(self, slot: int) -> WorkerHandle:
+        return WorkerHandle(slot, self.launch(slot), self.env, self.start_timeout_s)
+
+    def _ensure_started(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the sandbox pool is closed")
+            if not self._handles:
+                self.start()
+
+    def _replace(self, handle: WorkerHandle) -> WorkerHandle:
+        handle.kill()
+        self.restarts += 1
+        fresh = self._new_handle(handle.slot)
+        with self._lock:
+            self._handles = [fresh if h is handle else h for h in self._handles]
+        fresh.start()
+        return fresh
+
+    def execute(self, request: ExecRequest) -> ExecResult:
+        self._ensure_started()
+        wire = request.to_wire()
+        deadline = request.limits.timeout_s + HOST_GRACE_S
+        handle = self._idle.get()
+        infra_failures = 0
+        deaths_during_run = 0
+        attempts = 0
+        try:
+            while True:
+                attempts += 1
+                try:
+                    if not handle.alive:
+                        handle = self._replace(handle)
+                    started = time.monotonic()
+                    raw = handle.execute(wire, deadline)
+                    self.executions += 1
+                    raw.setdefault("wall_s", time.monotonic() - started)
+                    result = ExecResult.from_dict(
+                        {**raw, "backend": self.backend_name, "image": self.image, "attempts": attempts}
+                    )
+                    if result.status is ExecStatus.SANDBOX_ERROR and infra_failures < self.max_retries:
+                        infra_failures += 1
+                        handle = self._safe_replace(handle)
+                        continue
+                    return result
+                except WorkerDied as exc:
+                    deaths_during_run += 1
+                    if deaths_during_run >= 2:
+                        handle = self._safe_replace(handle)
+                        return ExecResult(
+                            status=ExecStatus.ERROR,
+                            message=f"the program brought down the sandbox worker twice: {exc}",
+                            flags=("killed_worker",),
+                            backend=self.backend_name,
+                            image=self.image,
+                            attempts=attempts,
+                        )
+                    handle = self._safe_replace(handle)
+                except (WorkerUnresponsive, WorkerStartError, OSError) as exc:
+                    infra_failures += 1
+                    handle = self._safe_replace(handle)
+                    if infra_failures > self.max_retries:
+                        return ExecResult.sandbox_error(str(exc), backend=self.backend_name, attempts=attempts)
+        finally:
+            self._idle.put(handle)
+
+    def _safe_replace(self, handle: WorkerHandle) -> WorkerHandle:
+        """Replace a worker; if the replacement cannot start, keep a dead handle (next use retries)."""
+        try:
+            return self._replace(handle)
+        except WorkerStartError:
+            return handle
+
+    def execute_many(
+        self,
+        requests: Iterable[ExecRequest],
+        *,
+        on_result: Callable[[int, ExecResult], None] | None = None,
+        max_concurrency: int | None = None,
+    ) -> list[ExecResult]:
+        """Run requests with bounded concurrency; results come back in input order."""
+        items = list(requests)
+        self._ensure_started()
+        results: list[ExecResult | None] = [None] * len(items)
+        concurrency = max(1, min(max_concurrency or self.size, self.size, len(items) or 1))
+
+        def run(index: int) -> None:
+            result = self.execute(items[index])
+            results[index] = result
+            if on_result is not None:
+                on_result(index, result)
+
+        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-sandbox") as pool:
+            for future in [pool.submit(run, i) for i in range(len(items))]:
+                future.result()
+        return [r for r in results if r is not None]
+
+    def describe(self) -> list[WorkerInfo]:
+        return [
+            WorkerInfo(slot=h.slot, pid=h.process.pid if h.process else -1, details=dict(h.info))
+            for h in self._handles
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            handles, self._handles = self._handles, []
+        for handle in handles:
+            handle.close()

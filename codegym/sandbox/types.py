@@ -1,0 +1,170 @@
+"""The sandbox boundary's typed objects: ExecRequest in, ExecResult out.
+
+`ExecStatus` keeps the model's failures (failed, error, timeout, memory, output_limit) apart from
+ours (`sandbox_error`): a sandbox error says nothing about the code and must never become a reward.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from types import MappingProxyType
+from typing import Any
+
+from codegym.tasks.model import Limits, TestRunnerChoice
+
+
+
+class ExecStatus(str, enum.Enum):
+    """How one execution ended, most severe first when several apply."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    MEMORY = "memory"
+    OUTPUT_LIMIT = "output_limit"
+    SANDBOX_ERROR = "sandbox_error"
+
+    @property
+    def is_infrastructure_failure(self) -> bool:
+        return self is ExecStatus.SANDBOX_ERROR
+
+
+class TestOutcome(str, enum.Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    MEMORY = "memory"
+    SKIPPED = "skipped"
+    NOT_RUN = "not_run"
+
+
+@dataclass(frozen=True)
+class ExecRequest:
+    """One program + its tests to run in isolation.
+
+    `files` are written into a fresh scratch directory (the task's repo plus the model's file at
+    `solution_path`). `tests` are test modules keyed by file name; the fast runner compiles them from
+    memory without writing them where the program could read them.
+    """
+
+    files: Mapping[str, str]
+    tests: Mapping[str, str]
+    solution_path: str = "solution.py"
+    entry_point: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    test_runner: TestRunnerChoice = "auto"
+    measure_coverage: bool = False
+    timing_repeats: int = 1
+    request_id: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
+        object.__setattr__(self, "tests", MappingProxyType(dict(self.tests)))
+        if self.solution_path not in self.files:
+            raise ValueError(f"ExecRequest.solution_path {self.solution_path!r} is not among its files")
+        if not self.tests:
+            raise ValueError("ExecRequest.tests is empty: nothing would decide the verdict")
+        if self.test_runner not in ("auto", "fast", "pytest"):
+            raise ValueError(f"ExecRequest.test_runner must be auto|fast|pytest, got {self.test_runner!r}")
+        for path in [*self.files, *self.tests]:
+            if path.startswith("/") or ".." in path.split("/") or not path:
+                raise ValueError(f"ExecRequest file path {path!r} must be relative and stay inside scratch")
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "files": dict(self.files),
+            "tests": dict(self.tests),
+            "solution_path": self.solution_path,
+            "entry_point": self.entry_point,
+            "limits": asdict(self.limits),
+            "test_runner": self.test_runner,
+            "measure_coverage": self.measure_coverage,
+            "timing_repeats": self.timing_repeats,
+            "request_id": self.request_id,
+        }
+
+
+@dataclass(frozen=True)
+class TestResult:
+    test_id: str
+    outcome: TestOutcome
+    duration_s: float = 0.0
+    message: str = ""
+    traceback: str = ""
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """What happened. `flags` carries runner-observed anomalies (e.g. `early_exit`,
+    `forged_verdict`, `untrusted_eq`, `test_tampered`) for the reward's hacking detectors."""
+
+    status: ExecStatus
+    tests: tuple[TestResult, ...] = ()
+    message: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    output_truncated: bool = False
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+    peak_memory_mb: float = 0.0
+    exit_code: int | None = None
+    signal: int | None = None
+    flags: tuple[str, ...] = ()
+    runner: str = ""
+    backend: str = ""
+    image: str = ""
+    coverage: Mapping[str, Any] | None = None
+    timings_s: tuple[float, ...] = ()
+    attempts: int = 1
+
+    @property
+    def tests_passed(self) -> int:
+        return sum(1 for t in self.tests if t.outcome is TestOutcome.PASSED)
+
+    @property
+    def tests_total(self) -> int:
+        return len(self.tests)
+
+    @property
+    def passed(self) -> bool:
+        return self.status is ExecStatus.PASSED
+
+    @property
+    def pass_rate(self) -> float:
+        return self.tests_passed / self.tests_total if self.tests else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = self.status.value
+        data["tests"] = [{**asdict(t), "outcome": t.outcome.value} for t in self.tests]
+        data["flags"] = list(self.flags)
+        data["timings_s"] = list(self.timings_s)
+        data["coverage"] = dict(self.coverage) if self.coverage is not None else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ExecResult:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["status"] = ExecStatus(values["status"])
+        values["tests"] = tuple(
+            TestResult(
+                test_id=t["test_id"],
+                outcome=TestOutcome(t["outcome"]),
+                duration_s=float(t.get("duration_s", 0.0)),
+                message=t.get("message", ""),
+                traceback=t.get("traceback", ""),
+            )
+            for t in values.get("tests", ())
+        )
+        values["flags"] = tuple(values.get("flags", ()))
+        values["timings_s"] = tuple(values.get("timings_s", ()))
+        return cls(**values)
+
+    @classmethod
+    def sandbox_error(cls, message: str, *, backend: str = "", attempts: int = 1) -> ExecResult:
+        return cls(status=ExecStatus.SANDBOX_ERROR, message=message, backend=backend, attempts=attempts)

