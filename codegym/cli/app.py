@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from codegym import __version__
 from codegym.cli import context_cmd, judge_cmd, sandbox_cmd, tasks_cmd
 
 app = typer.Typer(
@@ -13,6 +14,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"codegym {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """codegym: generate code with a policy model, execute it in a sandbox, reward it, train on it."""
+
+
 app.command("judge")(judge_cmd.judge)
 app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(sandbox_cmd.app, name="sandbox")

@@ -22,7 +22,9 @@ TasksDirOption = typer.Option(
     None, "--tasks-dir", help="Extra directory of task packs (searched before ./tasks and the bundled packs)."
 )
 BackendOption = typer.Option("local", "--backend", "-b", help="Sandbox backend: local or docker.")
-WorkersOption = typer.Option(0, "--workers", "-w", help="Sandbox workers (0 = one per CPU core).")
+WorkersOption = typer.Option(
+    0, "--workers", "-w", help="Sandbox workers (0 = the backend default: two per CPU core)."
+)
 
 
 class CliError(Exception):
@@ -34,7 +36,14 @@ def user_errors() -> Iterator[None]:
     """Turn known input/setup errors into one clear line on stderr and exit code 2."""
     try:
         yield
-    except (TaskPackError, UnknownNameError, SandboxUnavailable, CliError, FileNotFoundError, ValueError) as exc:
+    except (
+        TaskPackError,
+        UnknownNameError,
+        SandboxUnavailable,
+        CliError,
+        FileNotFoundError,
+        ValueError,
+    ) as exc:
         error_console.print(f"[bold red]error:[/] {exc}", highlight=False)
         raise typer.Exit(2) from exc
 

@@ -48,7 +48,12 @@ def _run(samples, task_pack, sandbox, out, workers, resume, total) -> JudgeSumma
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task("judge", total=total)
         summary = judge_samples_file(
-            samples, task_pack, sandbox, out, workers=workers or None, resume=resume,
+            samples,
+            task_pack,
+            sandbox,
+            out,
+            workers=workers or None,
+            resume=resume,
             on_row=lambda row: progress.advance(bar),
         )
     return summary
@@ -64,5 +69,6 @@ def _print_summary(summary: JudgeSummary, out: Path) -> None:
     resumed = f" ({summary.resumed} resumed from an earlier run)" if summary.resumed else ""
     console.print(
         f"{summary.judged} rows judged{resumed}, {summary.passed} passed, "
-        f"{summary.rows_per_second:.1f} rows/s", highlight=False
+        f"{summary.rows_per_second:.1f} rows/s",
+        highlight=False,
     )

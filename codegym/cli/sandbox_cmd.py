@@ -31,6 +31,11 @@ def info(
     console.print(table)
     pool = Table("slot", "pid", "python", "uid", "pid namespace", title="workers")
     for worker in data.get("pool", []):
-        pool.add_row(str(worker.get("slot")), str(worker.get("pid")), str(worker.get("python", "")),
-                     str(worker.get("sandbox_uid") or worker.get("uid")), str(worker.get("pid_namespace", "")))
+        pool.add_row(
+            str(worker.get("slot")),
+            str(worker.get("pid")),
+            str(worker.get("python", "")),
+            str(worker.get("sandbox_uid") or worker.get("uid")),
+            str(worker.get("pid_namespace", "")),
+        )
     console.print(pool)

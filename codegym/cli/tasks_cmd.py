@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from codegym.cli.common import (
     BackendOption,
@@ -29,14 +30,24 @@ def list_packs(tasks_dir: list[Path] = TasksDirOption, as_json: bool = typer.Opt
         rows = []
         for name in reg.names():
             pack = reg.load(name)
-            rows.append({"name": name, "version": pack.version, "tasks": len(pack), "format": pack.format,
-                         "hash": pack.content_hash[:12], "origin": reg.origin(name)})
+            rows.append(
+                {
+                    "name": name,
+                    "version": pack.version,
+                    "tasks": len(pack),
+                    "format": pack.format,
+                    "hash": pack.content_hash[:12],
+                    "origin": reg.origin(name),
+                }
+            )
     if as_json:
         print_json(rows)
         return
     table = Table("pack", "version", "tasks", "format", "hash", "origin")
     for row in rows:
-        table.add_row(row["name"], row["version"], str(row["tasks"]), row["format"], row["hash"], row["origin"])
+        table.add_row(
+            row["name"], row["version"], str(row["tasks"]), row["format"], row["hash"], row["origin"]
+        )
     console.print(table)
 
 
@@ -51,24 +62,45 @@ def show(
     with user_errors():
         task_pack = registry(tasks_dir).load(pack)
         if task is None:
-            rows = [{"task_id": t.task_id, "entry_point": t.entry_point, "repo_files": len(t.repo_files),
-                     "tags": list(t.metadata.get("tags") or [])} for t in task_pack.tasks.values()]
+            rows = [
+                {
+                    "task_id": t.task_id,
+                    "entry_point": t.entry_point,
+                    "repo_files": len(t.repo_files),
+                    "tags": list(t.metadata.get("tags") or []),
+                }
+                for t in task_pack.tasks.values()
+            ]
             if as_json:
-                print_json({"name": task_pack.name, "version": task_pack.version,
-                            "description": task_pack.description, "tasks": rows})
+                print_json(
+                    {
+                        "name": task_pack.name,
+                        "version": task_pack.version,
+                        "description": task_pack.description,
+                        "tasks": rows,
+                    }
+                )
                 return
             console.print(f"[bold]{task_pack.name}[/] {task_pack.version} — {task_pack.description}")
             table = Table("task_id", "entry_point", "repo files", "tags")
             for row in rows:
-                table.add_row(row["task_id"], row["entry_point"] or "", str(row["repo_files"]), ", ".join(row["tags"]))
+                table.add_row(
+                    row["task_id"], row["entry_point"] or "", str(row["repo_files"]), ", ".join(row["tags"])
+                )
             console.print(table)
             return
         item = task_pack.get(task)
     details = {
-        "task_id": item.task_id, "entry_point": item.entry_point, "solution_path": item.solution_path,
-        "limits": vars(item.limits), "repo_files": sorted(item.repo_files),
-        "hidden_test_files": sorted(item.hidden_tests.files), "visible_test_files": sorted(item.visible_tests.files),
-        "prompt": item.prompt, "starter": item.prefix, "source": item.source,
+        "task_id": item.task_id,
+        "entry_point": item.entry_point,
+        "solution_path": item.solution_path,
+        "limits": vars(item.limits),
+        "repo_files": sorted(item.repo_files),
+        "hidden_test_files": sorted(item.hidden_tests.files),
+        "visible_test_files": sorted(item.visible_tests.files),
+        "prompt": item.prompt,
+        "starter": item.prefix,
+        "source": item.source,
     }
     if as_json:
         print_json(details)
@@ -109,6 +141,7 @@ def check(
                 console.print(f"{name} {task_pack.version}: {len(results)} tasks checked, {mark}")
                 for result in bad:
                     for problem in result.problems:
-                        console.print(f"  [red]✗[/] {result.task_id}: {problem}", highlight=False, markup=False)
+                        line = Text.assemble(("  ✗ ", "red"), f"{result.task_id}: {problem}")
+                        console.print(line, soft_wrap=True, highlight=False)
     if failures:
         raise typer.Exit(1)

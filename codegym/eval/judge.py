@@ -68,15 +68,24 @@ def parse_sample(row: int, line: str, pack: TaskPack) -> Sample:
     except json.JSONDecodeError as exc:
         return Sample(row, {}, digest, error=f"line {row + 1}: invalid JSON: {exc}")
     if not isinstance(data, dict):
-        return Sample(row, {}, digest, error=f"line {row + 1}: expected a JSON object, got {type(data).__name__}")
+        return Sample(
+            row, {}, digest, error=f"line {row + 1}: expected a JSON object, got {type(data).__name__}"
+        )
     task_id = data.get("task_id")
     if not isinstance(task_id, str) or not task_id:
         return Sample(row, data, digest, error=f"line {row + 1}: field 'task_id' is missing or not a string")
-    has_completion, has_solution = isinstance(data.get("completion"), str), isinstance(data.get("solution"), str)
+    has_completion, has_solution = (
+        isinstance(data.get("completion"), str),
+        isinstance(data.get("solution"), str),
+    )
     if has_completion == has_solution:
         problem = "both" if has_completion else "neither"
-        return Sample(row, data, digest,
-                      error=f"line {row + 1}: give exactly one of 'completion' or 'solution' (string); got {problem}")
+        return Sample(
+            row,
+            data,
+            digest,
+            error=f"line {row + 1}: give exactly one of 'completion' or 'solution' (string); got {problem}",
+        )
     try:
         task = pack.get(task_id)
     except UnknownNameError as exc:
@@ -199,14 +208,23 @@ def judge_samples_file(
     def judge(sample: Sample) -> dict[str, Any]:
         assert sample.task is not None
         result = backend.execute(request_for_task(sample.task, sample.code))
-        row = {**sample.fields, "row": sample.row, "sample_sha256": sample.digest, "pack": sample.task.pack,
-               "pack_version": pack.version, "pack_hash": pack.content_hash[:16], **result_fields(result)}
+        row = {
+            **sample.fields,
+            "row": sample.row,
+            "sample_sha256": sample.digest,
+            "pack": sample.task.pack,
+            "pack_version": pack.version,
+            "pack_hash": pack.content_hash[:16],
+            **result_fields(result),
+        }
         if scorer is not None:
             row.update(scorer(sample.task, sample.code, result))
         return row
 
-    with out_path.open("a" if skip else "w", encoding="utf-8") as out, \
-            ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-judge") as pool:
+    with (
+        out_path.open("a" if skip else "w", encoding="utf-8") as out,
+        ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-judge") as pool,
+    ):
         pending: deque[Future[dict[str, Any]]] = deque()
 
         def flush(block: bool) -> None:

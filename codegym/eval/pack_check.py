@@ -25,8 +25,11 @@ class TaskCheck:
 
 
 def _describe(result: ExecResult) -> str:
-    failing = [f"{t.test_id} ({t.outcome.value}: {t.message[:120]})" for t in result.tests
-               if t.outcome.value != "passed"][:3]
+    failing = [
+        f"{t.test_id} ({t.outcome.value}: {t.message[:120]})"
+        for t in result.tests
+        if t.outcome.value != "passed"
+    ][:3]
     detail = f"; failing: {', '.join(failing)}" if failing else ""
     return f"{result.status.value}{': ' + result.message[:300] if result.message else ''}{detail}"
 
@@ -47,8 +50,9 @@ def check_pack(
             continue
         jobs.append((task, "reference/hidden", request_for_task(task, task.reference_solution)))
         if task.visible_tests:
-            jobs.append((task, "reference/visible",
-                         request_for_task(task, task.reference_solution, suite="visible")))
+            jobs.append(
+                (task, "reference/visible", request_for_task(task, task.reference_solution, suite="visible"))
+            )
         try:
             stub = stub_solution(task.reference_solution)
         except SyntaxError as exc:
@@ -56,7 +60,7 @@ def check_pack(
             continue
         jobs.append((task, "stub/hidden", request_for_task(task, stub)))
     results = backend.execute_many([request for _, _, request in jobs])
-    for (task, kind, _), result in zip(jobs, results):
+    for (task, kind, _), result in zip(jobs, results, strict=False):
         check = checks[task.task_id]
         if result.status is ExecStatus.SANDBOX_ERROR:
             check.problems.append(f"{kind}: sandbox error (not the task's fault): {result.message}")

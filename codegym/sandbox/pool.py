@@ -22,7 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from codegym.sandbox.inside import protocol
@@ -51,10 +51,61 @@ class WorkerInfo:
     details: dict
 
 
+class Launcher:
+    """Spawns every worker from one long-lived thread.
+
+    Sandboxes that die with their parent (bubblewrap's --die-with-parent, PR_SET_PDEATHSIG) watch
+    the *thread* that forked them; spawning from short-lived executor threads would kill workers
+    as soon as those threads finish.
+    """
+
+    def __init__(self) -> None:
+        self._requests: queue.Queue[
+            tuple[list[str], dict[str, str] | None, Future[subprocess.Popen[bytes]]] | None
+        ]
+        self._requests = queue.Queue()
+        self._thread = threading.Thread(target=self._serve, daemon=True, name="codegym-worker-launcher")
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while (item := self._requests.get()) is not None:
+            argv, env, future = item
+            try:
+                future.set_result(
+                    subprocess.Popen(
+                        argv,
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                        env=env,
+                        close_fds=True,
+                        start_new_session=True,
+                    )
+                )
+            except BaseException as exc:
+                future.set_exception(exc)
+
+    def spawn(self, argv: list[str], env: dict[str, str] | None) -> subprocess.Popen[bytes]:
+        future: Future[subprocess.Popen[bytes]] = Future()
+        self._requests.put((argv, env, future))
+        return future.result()
+
+    def close(self) -> None:
+        self._requests.put(None)
+
+
 class WorkerHandle:
     """One warm worker process, spoken to over its stdin/stdout."""
 
-    def __init__(self, slot: int, argv: Sequence[str], env: dict[str, str] | None, start_timeout_s: float):
+    def __init__(
+        self,
+        slot: int,
+        argv: Sequence[str],
+        env: dict[str, str] | None,
+        start_timeout_s: float,
+        launcher: Launcher,
+    ):
+        self.launcher = launcher
         self.slot = slot
         self.argv = list(argv)
         self.env = env
@@ -65,21 +116,20 @@ class WorkerHandle:
         self.executions = 0
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=self.env,
-            close_fds=True,
-            start_new_session=True,
-        )
-        threading.Thread(target=self._pump_stderr, daemon=True, name=f"codegym-worker-{self.slot}-stderr").start()
+        try:
+            self.process = self.launcher.spawn(self.argv, self.env)
+        except OSError as exc:
+            raise WorkerStartError(f"worker {self.slot} could not be launched: {exc}") from exc
+        threading.Thread(
+            target=self._pump_stderr, daemon=True, name=f"codegym-worker-{self.slot}-stderr"
+        ).start()
         try:
             hello = self._read(time.monotonic() + self.start_timeout_s)
         except (WorkerDied, WorkerUnresponsive) as exc:
             self.kill()
-            raise WorkerStartError(f"worker {self.slot} did not start: {exc}; stderr: {self.stderr_text()}") from exc
+            raise WorkerStartError(
+                f"worker {self.slot} did not start: {exc}; stderr: {self.stderr_text()}"
+            ) from exc
         if not hello.get("ok"):
             self.kill()
             raise WorkerStartError(f"worker {self.slot} refused to start: {hello.get('error')}")
@@ -196,6 +246,7 @@ class WorkerPool:
         self._handles: list[WorkerHandle] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._launcher = Launcher()
         self.restarts = 0
         self.executions = 0
 
@@ -209,7 +260,7 @@ class WorkerPool:
             self._idle.put(handle)
 
     def _new_handle(self, slot: int) -> WorkerHandle:
-        return WorkerHandle(slot, self.launch(slot), self.env, self.start_timeout_s)
+        return WorkerHandle(slot, self.launch(slot), self.env, self.start_timeout_s, self._launcher)
 
     def _ensure_started(self) -> None:
         with self._lock:
@@ -228,7 +279,10 @@ class WorkerPool:
         return fresh
 
     def execute(self, request: ExecRequest) -> ExecResult:
-        self._ensure_started()
+        try:
+            self._ensure_started()
+        except WorkerStartError as exc:
+            return ExecResult.sandbox_error(str(exc), backend=self.backend_name)
         wire = request.to_wire()
         deadline = request.limits.timeout_s + HOST_GRACE_S
         handle = self._idle.get()
@@ -270,7 +324,9 @@ class WorkerPool:
                     infra_failures += 1
                     handle = self._safe_replace(handle)
                     if infra_failures > self.max_retries:
-                        return ExecResult.sandbox_error(str(exc), backend=self.backend_name, attempts=attempts)
+                        return ExecResult.sandbox_error(
+                            str(exc), backend=self.backend_name, attempts=attempts
+                        )
         finally:
             self._idle.put(handle)
 
@@ -317,3 +373,4 @@ class WorkerPool:
             handles, self._handles = self._handles, []
         for handle in handles:
             handle.close()
+        self._launcher.close()

@@ -15,7 +15,6 @@ from typing import Any
 from codegym.tasks.model import Limits, TestRunnerChoice
 
 
-
 class ExecStatus(str, enum.Enum):
     """How one execution ended, most severe first when several apply."""
 

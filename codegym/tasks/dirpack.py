@@ -1,13 +1,13 @@
 """Directory task packs: `pack.yaml` plus one folder per task.
 
-    tasks/<pack>/pack.yaml          name, version, description, defaults (solution_path, limits, test_runner)
-    tasks/<pack>/<task>/task.yaml   entry_point, tags, difficulty, solution_path, limits, test_runner
-    tasks/<pack>/<task>/prompt.md   what the model is asked to do               (required)
-    tasks/<pack>/<task>/starter.py  beginning of the solution file; completions are appended to it
-    tasks/<pack>/<task>/reference.py  a complete reference solution file        (required)
-    tasks/<pack>/<task>/test_visible.py  tests that may be shown to the model
-    tasks/<pack>/<task>/test_hidden.py   tests that decide the verdict and reward (required)
-    tasks/<pack>/<task>/repo/       the task's repository; solution_path is relative to it
+tasks/<pack>/pack.yaml          name, version, description, defaults (solution_path, limits, test_runner)
+tasks/<pack>/<task>/task.yaml   entry_point, tags, difficulty, solution_path, limits, test_runner
+tasks/<pack>/<task>/prompt.md   what the model is asked to do               (required)
+tasks/<pack>/<task>/starter.py  beginning of the solution file; completions are appended to it
+tasks/<pack>/<task>/reference.py  a complete reference solution file        (required)
+tasks/<pack>/<task>/test_visible.py  tests that may be shown to the model
+tasks/<pack>/<task>/test_hidden.py   tests that decide the verdict and reward (required)
+tasks/<pack>/<task>/repo/       the task's repository; solution_path is relative to it
 """
 
 from __future__ import annotations
@@ -27,7 +27,14 @@ TASK_FILE = "task.yaml"
 PACK_KEYS = {"name", "version", "description", "defaults", "format", "data"}
 DEFAULT_KEYS = {"solution_path", "limits", "test_runner"}
 TASK_KEYS = {"entry_point", "tags", "difficulty", "solution_path", "limits", "test_runner", "description"}
-LIMIT_KEYS = {"timeout_s", "memory_mb", "max_processes", "max_output_bytes", "max_file_bytes", "max_open_files"}
+LIMIT_KEYS = {
+    "timeout_s",
+    "memory_mb",
+    "max_processes",
+    "max_output_bytes",
+    "max_file_bytes",
+    "max_open_files",
+}
 SKIPPED_NAMES = {"__pycache__", ".git", ".pytest_cache", ".ruff_cache", ".DS_Store"}
 
 
@@ -56,7 +63,9 @@ def _check_keys(data: Mapping[str, Any], allowed: set[str], **where: Any) -> Non
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise TaskPackError(
-            f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}", field=unknown[0], **where
+            f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}",
+            field=unknown[0],
+            **where,
         )
 
 
@@ -81,7 +90,9 @@ def parse_test_runner(raw: Any, default: str, **where: Any) -> str:
 
 def check_relative_path(value: Any, field_name: str, **where: Any) -> str:
     if not isinstance(value, str) or not value.endswith(".py"):
-        raise TaskPackError(f"must be a relative path to a .py file, got {value!r}", field=field_name, **where)
+        raise TaskPackError(
+            f"must be a relative path to a .py file, got {value!r}", field=field_name, **where
+        )
     parts = Path(value).parts
     if Path(value).is_absolute() or ".." in parts:
         raise TaskPackError(f"must stay inside the task's repo, got {value!r}", field=field_name, **where)
@@ -102,7 +113,11 @@ def hash_tree(root: Path) -> str:
 def _read_repo(repo_dir: Path, *, pack: str, task: str) -> dict[str, str]:
     files: dict[str, str] = {}
     for path in sorted(repo_dir.rglob("*")):
-        if not path.is_file() or set(path.relative_to(repo_dir).parts) & SKIPPED_NAMES or path.suffix == ".pyc":
+        if (
+            not path.is_file()
+            or set(path.relative_to(repo_dir).parts) & SKIPPED_NAMES
+            or path.suffix == ".pyc"
+        ):
             continue
         files[path.relative_to(repo_dir).as_posix()] = read_text(path, pack=pack, task=task)
     return files
@@ -134,7 +149,9 @@ def load_task(task_dir: Path, *, pack: str, defaults: Mapping[str, Any], base_li
     )
     entry_point = spec.get("entry_point")
     if entry_point is not None and (not isinstance(entry_point, str) or not entry_point.isidentifier()):
-        raise TaskPackError(f"must be a Python identifier, got {entry_point!r}", field="entry_point", **spec_where)
+        raise TaskPackError(
+            f"must be a Python identifier, got {entry_point!r}", field="entry_point", **spec_where
+        )
     tags = spec.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise TaskPackError("must be a list of strings", field="tags", **spec_where)
@@ -142,7 +159,8 @@ def load_task(task_dir: Path, *, pack: str, defaults: Mapping[str, Any], base_li
     repo_files = _read_repo(repo_dir, **where) if repo_dir.is_dir() else {}
     if solution_path in repo_files:
         raise TaskPackError(
-            f"repo/{solution_path} must not exist: it is the file the model writes (put its beginning in starter.py)",
+            f"repo/{solution_path} must not exist: it is the file the model writes "
+            "(put its beginning in starter.py)",
             field="solution_path",
             **spec_where,
         )
@@ -159,9 +177,15 @@ def load_task(task_dir: Path, *, pack: str, defaults: Mapping[str, Any], base_li
         entry_point=entry_point,
         repo_files=repo_files,
         limits=parse_limits(spec.get("limits"), base_limits, **spec_where),
-        test_runner=parse_test_runner(spec.get("test_runner"), defaults.get("test_runner", "auto"), **spec_where),
+        test_runner=parse_test_runner(
+            spec.get("test_runner"), defaults.get("test_runner", "auto"), **spec_where
+        ),
         source=str(task_dir),
-        metadata={"tags": tags, "difficulty": spec.get("difficulty"), "description": spec.get("description", "")},
+        metadata={
+            "tags": tags,
+            "difficulty": spec.get("difficulty"),
+            "description": spec.get("description", ""),
+        },
     )
 
 
@@ -176,8 +200,11 @@ def read_pack_header(pack_dir: Path) -> dict[str, Any]:
         raise TaskPackError(f"must be a non-empty name without '/', got {name!r}", field="name", **where)
     version = header.get("version")
     if version is None:
-        raise TaskPackError("is required (e.g. \"1.0.0\"), so results can name the data they came from",
-                            field="version", **where)
+        raise TaskPackError(
+            'is required (e.g. "1.0.0"), so results can name the data they came from',
+            field="version",
+            **where,
+        )
     header["name"] = name
     header["version"] = str(version)
     return header

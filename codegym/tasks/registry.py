@@ -53,17 +53,27 @@ def _pack_from_header(pack_dir: Path) -> PackSource:
     if header["format"] not in ("jsonl", "humaneval-jsonl"):
         raise TaskPackError(
             f"unknown format {header['format']!r}; use directory or humaneval-jsonl",
-            pack=name, file=str(pack_dir / PACK_FILE), field="format",
+            pack=name,
+            file=str(pack_dir / PACK_FILE),
+            field="format",
         )
     data = header.get("data")
     if not isinstance(data, str):
-        raise TaskPackError("must name the JSONL file (relative to the pack directory)",
-                            pack=name, file=str(pack_dir / PACK_FILE), field="data")
+        raise TaskPackError(
+            "must name the JSONL file (relative to the pack directory)",
+            pack=name,
+            file=str(pack_dir / PACK_FILE),
+            field="data",
+        )
     return PackSource(
         name,
         str(pack_dir),
-        lambda: load_jsonl_pack(pack_dir / data, name=name, version=header["version"],
-                                description=str(header.get("description", ""))),
+        lambda: load_jsonl_pack(
+            pack_dir / data,
+            name=name,
+            version=header["version"],
+            description=str(header.get("description", "")),
+        ),
     )
 
 
@@ -82,8 +92,13 @@ def _scan_directory(root: Path) -> list[PackSource]:
 def _entry_point_sources() -> list[PackSource]:
     sources = []
     for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        sources.append(PackSource(entry_point.name, f"entry point {entry_point.value}",
-                                  lambda ep=entry_point: _load_entry_point(ep)))
+        sources.append(
+            PackSource(
+                entry_point.name,
+                f"entry point {entry_point.value}",
+                lambda ep=entry_point: _load_entry_point(ep),
+            )
+        )
     return sources
 
 
@@ -96,16 +111,23 @@ def _load_entry_point(entry_point: metadata.EntryPoint) -> TaskPack:
         return load_jsonl_pack(path, name=entry_point.name)
     pack = target()
     if not isinstance(pack, TaskPack):
-        raise TaskPackError(f"entry point {entry_point.value} returned {type(pack).__name__}, not a TaskPack",
-                            pack=entry_point.name)
+        raise TaskPackError(
+            f"entry point {entry_point.value} returned {type(pack).__name__}, not a TaskPack",
+            pack=entry_point.name,
+        )
     return pack
 
 
 class TaskRegistry:
     """Discovers packs lazily (pack.yaml headers only) and loads each on first use."""
 
-    def __init__(self, tasks_dirs: Iterable[Path | str] = (), *, use_defaults: bool = True,
-                 use_entry_points: bool = True) -> None:
+    def __init__(
+        self,
+        tasks_dirs: Iterable[Path | str] = (),
+        *,
+        use_defaults: bool = True,
+        use_entry_points: bool = True,
+    ) -> None:
         roots = [Path(d) for d in tasks_dirs]
         for root in roots:
             if not root.is_dir():

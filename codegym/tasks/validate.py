@@ -20,7 +20,9 @@ def _defines(source: str, name: str) -> bool:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
             return True
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
             return True
         if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
             (alias.asname or alias.name.split(".")[0]) == name for alias in node.names
@@ -47,7 +49,9 @@ def static_problems(task: Task) -> list[str]:
     if task.prefix and not task.reference_solution.startswith(task.prefix):
         problems.append("reference solution does not start with the starter code, so completion mode differs")
     if task.entry_point and not reference_problem and not _defines(task.reference_solution, task.entry_point):
-        problems.append(f"entry_point {task.entry_point!r} is not defined at the top of the reference solution")
+        problems.append(
+            f"entry_point {task.entry_point!r} is not defined at the top of the reference solution"
+        )
     if not task.prompt.strip():
         problems.append("empty prompt")
     return problems

@@ -36,14 +36,14 @@ def read_frame(stream):
         return None
     (size,) = HEADER.unpack(header)
     if size > MAX_FRAME_BYTES:
-        raise ProtocolError("frame of %d bytes exceeds the limit" % size)
+        raise ProtocolError(f"frame of {size} bytes exceeds the limit")
     body = _read_exact(stream, size)
     if body is None:
         raise ProtocolError("peer closed the channel mid-frame")
     try:
         return json.loads(body.decode("utf-8"))
     except ValueError as exc:
-        raise ProtocolError("frame is not JSON: %s" % exc) from exc
+        raise ProtocolError(f"frame is not JSON: {exc}") from exc
 
 
 def write_frame(stream, message):

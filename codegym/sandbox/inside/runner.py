@@ -62,7 +62,7 @@ def safe_repr(value):
     try:
         return _repr.repr(value)
     except _BaseException:
-        return "<unrepresentable %s>" % _type(value).__name__
+        return f"<unrepresentable {_type(value).__name__}>"
 
 
 class VerdictChannel:
@@ -87,9 +87,7 @@ class _AssertEqRewriter(ast.NodeTransformer):
 
     def visit_Assert(self, node):
         test = node.test
-        if not (
-            _isinstance(test, ast.Compare) and len(test.ops) == 1 and _isinstance(test.ops[0], ast.Eq)
-        ):
+        if not (_isinstance(test, ast.Compare) and len(test.ops) == 1 and _isinstance(test.ops[0], ast.Eq)):
             return node
         message = node.msg if node.msg is not None else ast.Constant(value=None)
         thunk = ast.Lambda(
@@ -160,7 +158,7 @@ class EqualityGuard:
         if depth >= 6:
             return None
         if left_type in (list, tuple):
-            for index, (x, y) in enumerate(zip(left, right)):
+            for index, (x, y) in enumerate(zip(left, right, strict=False)):
                 if index >= EQ_CHECK_MAX_ITEMS:
                     break
                 found = self.find_untrusted(x, y, depth + 1)
@@ -177,10 +175,11 @@ class EqualityGuard:
         return None
 
     def assert_eq(self, left, right, message_thunk):
-        if not (left == right):
+        # `not ==`, never `!=`: the verdict must rest on __eq__, the method a hostile object overrides
+        if not (left == right):  # noqa: SIM201
             message = message_thunk()
             raise _AssertionError(
-                message if message is not None else "%s != %s" % (safe_repr(left), safe_repr(right))
+                message if message is not None else f"{safe_repr(left)} != {safe_repr(right)}"
             )
         try:
             culprit = self.find_untrusted(left, right)
@@ -189,8 +188,8 @@ class EqualityGuard:
         if culprit is not None:
             self.on_untrusted(culprit)
             raise _AssertionError(
-                "equality was decided by %s.__eq__, defined by the program, between values of "
-                "different types" % _getattr(culprit, "__qualname__", "?")
+                "equality was decided by {}.__eq__, defined by the program, between values of "
+                "different types".format(_getattr(culprit, "__qualname__", "?"))
             )
 
 
@@ -222,7 +221,7 @@ def needs_pytest(test_sources):
 def _format_exception(exc, scratch_dir, test_files):
     """`Type: message` plus the traceback frames of the program's files. Frames of test files
     keep only `file:line`, so hidden test source never leaks into feedback."""
-    message = "%s: %s" % (exc.__class__.__name__, _safe_str(exc))
+    message = f"{exc.__class__.__name__}: {_safe_str(exc)}"
     frames = []
     try:
         for frame in traceback.extract_tb(exc.__traceback__):
@@ -231,9 +230,9 @@ def _format_exception(exc, scratch_dir, test_files):
                 continue
             relative = filename[len(scratch_dir) :].lstrip("/")
             if relative in test_files:
-                frames.append("%s:%d" % (relative, frame.lineno))
+                frames.append(f"{relative}:{frame.lineno}")
             else:
-                frames.append('File "%s", line %d, in %s\n    %s' % (relative, frame.lineno, frame.name, frame.line))
+                frames.append(f'File "{relative}", line {frame.lineno}, in {frame.name}\n    {frame.line}')
     except _BaseException:
         pass
     return message[:MAX_MESSAGE_CHARS], "\n".join(frames)[-MAX_MESSAGE_CHARS:]
@@ -267,15 +266,10 @@ class FastRunner:
     def tampered(self):
         return any(module.__dict__.get(EQ_HELPER_NAME) is not self.assert_eq for module in self.modules)
 
-    def load(self):
-        """Compile and execute the test modules (which import the program); return [(id, callable)]."""
+    def load(self, compiled):
+        """Execute the compiled test modules (which import the program); return [(id, callable)]."""
         collected = []
-        for filename, source in self.request["tests"].items():
-            path = os.path.join(self.scratch_dir, filename)
-            tree = rewrite_equality_asserts(ast.parse(source, filename=path))
-            code = _compile(tree, path, "exec")
-            del tree
-            module_name = os.path.splitext(filename)[0].replace("/", ".")
+        for filename, path, module_name, code in compiled:
             module = _ModuleType(module_name)
             module.__file__ = path
             module.__dict__[EQ_HELPER_NAME] = self.assert_eq
@@ -288,14 +282,18 @@ class FastRunner:
     def _collect(module, filename, path):
         found = []
         for name, obj in list(module.__dict__.items()):
-            if name.startswith("test") and _isinstance(obj, _FunctionType) and obj.__code__.co_filename == path:
-                found.append(("%s::%s" % (filename, name), obj))
+            if (
+                name.startswith("test")
+                and _isinstance(obj, _FunctionType)
+                and obj.__code__.co_filename == path
+            ):
+                found.append((f"{filename}::{name}", obj))
             elif name.startswith("Test") and _isinstance(obj, type) and obj.__module__ == module.__name__:
                 if "__init__" in obj.__dict__:
                     continue
                 for method_name, method in list(obj.__dict__.items()):
                     if method_name.startswith("test") and _isinstance(method, _FunctionType):
-                        found.append(("%s::%s::%s" % (filename, name, method_name), _method_runner(obj, method_name)))
+                        found.append((f"{filename}::{name}::{method_name}", _method_runner(obj, method_name)))
         return found
 
 
@@ -319,11 +317,11 @@ def _code_of(func):
     return _getattr(func, "__code__", None)
 
 
-def run_fast(request, scratch_dir, channel, guard):
+def run_fast(request, scratch_dir, channel, guard, compiled):
     runner = FastRunner(request, scratch_dir, channel, guard)
     coverage = _start_coverage(request, scratch_dir)
     try:
-        tests = runner.load()
+        tests = runner.load(compiled)
     except _BaseException as exc:
         _stop_coverage(coverage)
         message, frames = _format_exception(exc, scratch_dir, runner.test_files)
@@ -335,7 +333,7 @@ def run_fast(request, scratch_dir, channel, guard):
         return
     snapshots = [_code_of(func) for _, func in tests]
     all_passed = True
-    for (test_id, func), snapshot in zip(tests, snapshots):
+    for (test_id, func), snapshot in zip(tests, snapshots, strict=False):
         channel.emit("start", id=test_id)
         started = _perf_counter()
         outcome, message, frames = "passed", "", ""
@@ -351,7 +349,9 @@ def run_fast(request, scratch_dir, channel, guard):
             outcome, message = "error", "the test function was modified while the tests ran"
             channel.emit("flag", name="test_tampered")
         all_passed = all_passed and outcome == "passed"
-        channel.emit("result", id=test_id, outcome=outcome, duration=duration, message=message, traceback=frames)
+        channel.emit(
+            "result", id=test_id, outcome=outcome, duration=duration, message=message, traceback=frames
+        )
     channel.emit("tests_done")
     _stop_coverage(coverage, channel, request, scratch_dir)
     repeats = int(request.get("timing_repeats") or 1)
@@ -400,11 +400,13 @@ def _stop_coverage(cov, channel=None, request=None, scratch_dir=None):
             files = json.load(handle).get("files", {})
         os.unlink(report_path)
     except _BaseException as exc:
-        channel.emit("flag", name="coverage_failed:%s" % exc.__class__.__name__)
+        channel.emit("flag", name=f"coverage_failed:{exc.__class__.__name__}")
         return
     data = next(iter(files.values()), None)
     if data is None:
-        channel.emit("coverage", executed_lines=[], missing_lines=[], executed_branches=[], missing_branches=[])
+        channel.emit(
+            "coverage", executed_lines=[], missing_lines=[], executed_branches=[], missing_branches=[]
+        )
         return
     channel.emit(
         "coverage",
@@ -450,7 +452,12 @@ class _PytestReporter:
             if message.startswith("MemoryError"):
                 outcome = "memory"
         self.channel.emit(
-            "result", id=report.nodeid, outcome=outcome, duration=report.duration, message=message, traceback=""
+            "result",
+            id=report.nodeid,
+            outcome=outcome,
+            duration=report.duration,
+            message=message,
+            traceback="",
         )
 
 
@@ -467,7 +474,7 @@ def run_pytest(request, scratch_dir, channel, guard):
     guard_module = _ModuleType(GUARD_MODULE)
     guard_module.assert_eq = guard.assert_eq
     sys.modules[GUARD_MODULE] = guard_module
-    header = "from %s import assert_eq as %s\n" % (GUARD_MODULE, EQ_HELPER_NAME)
+    header = f"from {GUARD_MODULE} import assert_eq as {EQ_HELPER_NAME}\n"
     paths = []
     for filename, source in request["tests"].items():
         path = os.path.join(scratch_dir, filename)
@@ -487,21 +494,75 @@ def run_pytest(request, scratch_dir, channel, guard):
         _stop_coverage(coverage, channel, request, scratch_dir)
 
 
-def run(request, scratch_dir, channel, on_flag):
+class PreparedTests:
+    """The runner choice and, for the fast runner, the rewritten and compiled test modules."""
+
+    __slots__ = ("compiled", "error", "runner")
+
+    def __init__(self, runner, compiled, error):
+        self.runner = runner
+        self.compiled = compiled
+        self.error = error
+
+
+class TestPreparer:
+    """Compiles test modules once per distinct source (in the worker, before forking): RL batches
+    judge many programs against the same tests, and parsing/compiling them is most of a fast run."""
+
+    def __init__(self, max_entries=512):
+        self.max_entries = max_entries
+        self._cache = {}
+
+    def prepare(self, tests, choice, scratch_dir):
+        key = (scratch_dir, choice or "auto", tuple(sorted(tests.items())))
+        prepared = self._cache.pop(key, None)
+        if prepared is None:
+            prepared = self._prepare(tests, choice or "auto", scratch_dir)
+        self._cache[key] = prepared  # re-inserted: dicts keep insertion order, so this is an LRU
+        if len(self._cache) > self.max_entries:
+            del self._cache[next(iter(self._cache))]
+        return prepared
+
+    @staticmethod
+    def _prepare(tests, choice, scratch_dir):
+        if choice == "auto":
+            choice = "pytest" if needs_pytest(tests) else "fast"
+        if choice != "fast":
+            return PreparedTests(choice, None, None)
+        compiled = []
+        for filename, source in tests.items():
+            path = os.path.join(scratch_dir, filename)
+            try:
+                tree = rewrite_equality_asserts(ast.parse(source, filename=path))
+                code = _compile(tree, path, "exec")
+            except SyntaxError as exc:
+                return PreparedTests("fast", None, f"SyntaxError in {filename} line {exc.lineno}: {exc.msg}")
+            compiled.append((filename, path, os.path.splitext(filename)[0].replace("/", "."), code))
+        return PreparedTests("fast", compiled, None)
+
+
+def run(request, scratch_dir, channel, on_flag, prepared=None):
     """Run the request's tests in this process and report on `channel`; the caller emits `end`."""
     sys.path.insert(0, scratch_dir)
     trusted = [f for f in request["files"] if f != request["solution_path"]]
     guard = EqualityGuard(scratch_dir, trusted, lambda klass: on_flag("untrusted_eq"))
-    choice = request.get("test_runner") or "auto"
-    if choice == "auto":
-        choice = "pytest" if needs_pytest(request["tests"]) else "fast"
+    if prepared is None:
+        prepared = TestPreparer._prepare(request["tests"], request.get("test_runner") or "auto", scratch_dir)
+    if prepared.error:
+        channel.emit("collect_error", message=prepared.error, traceback="", outcome="error")
+        return
+    choice = prepared.runner
     if choice == "pytest":
         try:
             import pytest  # noqa: F401
         except ImportError:
-            channel.emit("collect_error", message="these tests need pytest, which the sandbox lacks",
-                         traceback="", outcome="error")
+            channel.emit(
+                "collect_error",
+                message="these tests need pytest, which the sandbox lacks",
+                traceback="",
+                outcome="error",
+            )
             return
         run_pytest(request, scratch_dir, channel, guard)
     else:
-        run_fast(request, scratch_dir, channel, guard)
+        run_fast(request, scratch_dir, channel, guard, prepared.compiled)

@@ -28,14 +28,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import protocol  # noqa: E402
-import runner  # noqa: E402
+import contextlib
+
+import protocol
+import runner
 
 KEEP_OUTPUT_BYTES = 8 * 1024
 MAX_VERDICT_BYTES = 8 * 1024 * 1024
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_CAPBSET_DROP = 24
+M_ARENA_MAX = -8
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -51,7 +54,7 @@ def _mount(source, target, fstype, flags, data):
     encode = lambda value: value.encode() if value is not None else None  # noqa: E731
     if _libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)) != 0:
         err = ctypes.get_errno()
-        raise OSError(err, "mount %s: %s" % (target, os.strerror(err)))
+        raise OSError(err, f"mount {target}: {os.strerror(err)}")
 
 
 def apply_mount_plan(plan):
@@ -65,11 +68,11 @@ def apply_mount_plan(plan):
     _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
     for path in plan.get("hide", []):
         if os.path.isdir(path) and not os.path.islink(path):
-            options = "size=%dm,mode=1777" % plan["tmp_size_mb"] if path == "/tmp" else "size=1m,mode=755"
+            options = f"size={plan['tmp_size_mb']}m,mode=1777" if path == "/tmp" else "size=1m,mode=755"
             _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options)
     for path, fd in exposed:
         os.makedirs(path, exist_ok=True)
-        _mount("/proc/self/fd/%d" % fd, path, None, MS_BIND | MS_REC, None)
+        _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
         _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
         os.close(fd)
     if plan.get("readonly_root", True):
@@ -114,7 +117,7 @@ class OutputCapture:
 
     def text(self):
         dropped = self.total - len(self.head) - len(self.tail)
-        middle = "\n...[%d bytes omitted]...\n" % dropped if dropped > 0 else ""
+        middle = f"\n...[{dropped} bytes omitted]...\n" if dropped > 0 else ""
         return self.head.decode("utf-8", "replace") + middle + self.tail.decode("utf-8", "replace")
 
     @property
@@ -200,8 +203,10 @@ class VerdictReader:
         elif kind == "tests_done":
             self.tests_done = True
         elif kind == "coverage":
-            self.coverage = {key: record.get(key, []) for key in
-                             ("executed_lines", "missing_lines", "executed_branches", "missing_branches")}
+            self.coverage = {
+                key: record.get(key, [])
+                for key in ("executed_lines", "missing_lines", "executed_branches", "missing_branches")
+            }
         elif kind == "timing":
             self.timing = [float(x) for x in record.get("cpu_s", [])]
         elif kind == "end":
@@ -215,13 +220,14 @@ class Worker:
         self.scratch_root = config.get("scratch_root", "/tmp/codegym")
         self.counter = 0
         self.pid_ns_checked = False
+        self.preparer = runner.TestPreparer()
 
     # -- start-up ---------------------------------------------------------------------------
     def prepare(self):
         host_ns = self.config.get("host_pid_namespace")
         own_ns = pid_namespace_id()
         if not host_ns or not own_ns or own_ns == host_ns:
-            raise RuntimeError("refusing to run: not inside a private PID namespace (%s)" % own_ns)
+            raise RuntimeError(f"refusing to run: not inside a private PID namespace ({own_ns})")
         self.pid_ns_checked = True
         if self.config.get("mounts"):
             apply_mount_plan(self.config["mounts"])
@@ -233,13 +239,10 @@ class Worker:
             try:
                 __import__(name)
                 preloaded.append(name)
-            except Exception:  # noqa: BLE001 - optional speed-ups only
+            except Exception:
                 pass
-        if "coverage" in preloaded:
-            try:
-                import coverage.control  # noqa: F401
-            except Exception:  # noqa: BLE001
-                pass
+        # Few malloc arenas: each thread's arena would otherwise reserve 64 MB of the address-space limit.
+        _libc.mallopt(M_ARENA_MAX, 2)
         # Objects that exist now are never collected; freezing them keeps the collector from
         # writing to every inherited page in each forked child (copy-on-write faults are costly).
         gc.freeze()
@@ -255,12 +258,15 @@ class Worker:
     # -- one execution -----------------------------------------------------------------------
     def execute(self, request):
         self.counter += 1
-        scratch = os.path.join(self.scratch_root, "run-%d" % self.counter)
+        # One fixed path per worker (runs are sequential): compiled tests stay valid across runs.
+        scratch = os.path.join(self.scratch_root, "run")
+        shutil.rmtree(scratch, ignore_errors=True)
+        prepared = self.preparer.prepare(request["tests"], request.get("test_runner"), scratch)
         try:
             self._write_scratch(scratch, request)
         except OSError as exc:
             shutil.rmtree(scratch, ignore_errors=True)
-            return {"status": "sandbox_error", "message": "could not prepare scratch: %s" % exc}
+            return {"status": "sandbox_error", "message": f"could not prepare scratch: {exc}"}
         token = os.urandom(16).hex()
         verdict_r, verdict_w = os.pipe()
         out_r, out_w = os.pipe()
@@ -270,7 +276,7 @@ class Worker:
         pid = os.fork()
         if pid == 0:
             try:
-                self._child(request, scratch, token, verdict_w, out_w, err_w)
+                self._child(request, scratch, token, verdict_w, out_w, err_w, prepared)
             finally:
                 os._exit(70)
         for fd in (verdict_w, out_w, err_w):
@@ -291,12 +297,12 @@ class Worker:
                 handle.write(content)
         os.makedirs(os.path.join(scratch, ".tmp"), exist_ok=True)
         if self.sandbox_uid is not None:
-            for directory, subdirs, files in os.walk(scratch):
+            for directory, _subdirs, files in os.walk(scratch):
                 os.chown(directory, self.sandbox_uid, self.sandbox_uid)
                 for name in files:
                     os.chown(os.path.join(directory, name), self.sandbox_uid, self.sandbox_uid)
 
-    def _child(self, request, scratch, token, verdict_w, out_w, err_w):
+    def _child(self, request, scratch, token, verdict_w, out_w, err_w, prepared):
         limits = request["limits"]
         os.setsid()
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -324,10 +330,16 @@ class Worker:
             soft_hard = value if isinstance(value, tuple) else (value, value)
             resource.setrlimit(which, soft_hard)
         os.environ.clear()
-        os.environ.update({
-            "PATH": SANDBOX_PATH, "HOME": scratch, "TMPDIR": os.path.join(scratch, ".tmp"),
-            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
-        })
+        os.environ.update(
+            {
+                "PATH": SANDBOX_PATH,
+                "HOME": scratch,
+                "TMPDIR": os.path.join(scratch, ".tmp"),
+                "LANG": "C.UTF-8",
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONHASHSEED": "0",
+            }
+        )
         os.chdir(scratch)
         _prctl(PR_SET_NO_NEW_PRIVS, 1)
         if self.sandbox_uid is not None:
@@ -336,23 +348,23 @@ class Worker:
             os.setuid(self.sandbox_uid)
         elif os.getuid() == 0:
             _drop_capabilities()  # root of a user namespace: it could otherwise undo the mounts
-        sys.stdin = open(0, "r", closefd=False)
-        sys.stdout = open(1, "w", closefd=False, buffering=1)
-        sys.stderr = open(2, "w", closefd=False, buffering=1)
+        sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the process's own stdio
+        sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
+        sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
         sys.argv = [os.path.join(scratch, request["solution_path"])]
         channel = runner.VerdictChannel(3, token)
         try:
-            runner.run(request, scratch, channel, lambda name: channel.emit("flag", name=name))
-        except BaseException as exc:  # noqa: BLE001 - reported, then the worker decides
+            runner.run(request, scratch, channel, lambda name: channel.emit("flag", name=name), prepared)
+        except BaseException as exc:
             try:
-                channel.emit("runner_error", message="%s: %s" % (exc.__class__.__name__, runner.safe_repr(exc)))
-            except BaseException:  # noqa: BLE001
+                channel.emit("runner_error", message=f"{exc.__class__.__name__}: {runner.safe_repr(exc)}")
+            except BaseException:
                 os._exit(71)
         try:
             channel.emit("end")
             sys.stdout.flush()
             sys.stderr.flush()
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             pass
         os._exit(0)
 
@@ -431,10 +443,8 @@ class Worker:
         """SIGKILL every other process in this PID namespace (only ever a private one)."""
         if not self.pid_ns_checked:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
     @staticmethod
     def _reap_all():
@@ -460,8 +470,11 @@ class Worker:
             flags.append("verdict_flood")
         test_ids = verdict.begin if verdict.begin is not None else list(verdict.order)
         missing = "timeout" if reason == "timeout" else "not_run"
-        tests = [verdict.results.get(test_id) or {"test_id": test_id, "outcome": missing, "duration_s": 0.0,
-                                                  "message": "", "traceback": ""} for test_id in test_ids]
+        tests = [
+            verdict.results.get(test_id)
+            or {"test_id": test_id, "outcome": missing, "duration_s": 0.0, "message": "", "traceback": ""}
+            for test_id in test_ids
+        ]
         outcomes = [t["outcome"] for t in tests]
         message = ""
         timed_out = reason == "timeout" or sig == signal.SIGXCPU
@@ -469,11 +482,17 @@ class Worker:
             flags.append("timing_incomplete")  # the tests finished; only coverage/timing ran over
             timed_out = False
         if reason == "output_limit":
-            status, message = "output_limit", "output exceeded %d bytes" % int(request["limits"]["max_output_bytes"])
+            status, message = (
+                "output_limit",
+                f"output exceeded {int(request['limits']['max_output_bytes'])} bytes",
+            )
         elif timed_out:
-            status, message = "timeout", "exceeded the %ss time limit" % request["limits"]["timeout_s"]
+            status, message = "timeout", "exceeded the {}s time limit".format(request["limits"]["timeout_s"])
         elif "memory" in outcomes or (verdict.collect_error or {}).get("outcome") == "memory":
-            status, message = "memory", "ran out of memory (limit %s MB)" % request["limits"]["memory_mb"]
+            status, message = (
+                "memory",
+                "ran out of memory (limit {} MB)".format(request["limits"]["memory_mb"]),
+            )
         elif verdict.collect_error is not None:
             status = "error"
             message = str(verdict.collect_error.get("message", ""))
@@ -481,15 +500,18 @@ class Worker:
                 message += "\n" + str(verdict.collect_error["traceback"])
         elif not verdict.end:
             if sig is not None and peak_mb >= 0.9 * float(request["limits"]["memory_mb"]):
-                status, message = "memory", "killed by signal %d near the memory limit" % sig
+                status, message = "memory", f"killed by signal {sig} near the memory limit"
             elif sig is not None:
-                status, message = "error", "crashed: killed by signal %d (%s)" % (sig, _signal_name(sig))
+                status, message = "error", f"crashed: killed by signal {sig} ({_signal_name(sig)})"
             else:
                 status = "error"
-                message = "the program exited before the tests finished (exit code %s)" % exit_code
+                message = f"the program exited before the tests finished (exit code {exit_code})"
                 flags.append("early_exit")
         elif verdict.runner_error is not None:
-            status, message = "error", "test runner failed: %s" % verdict.runner_error.get("message", "")
+            status, message = (
+                "error",
+                "test runner failed: {}".format(verdict.runner_error.get("message", "")),
+            )
             flags.append("runner_disturbed")
         elif not tests:
             status, message = "error", "no tests were collected"
@@ -520,7 +542,7 @@ def _signal_name(number):
     try:
         return signal.Signals(number).name
     except ValueError:
-        return "signal %d" % number
+        return f"signal {number}"
 
 
 def serve(config):
@@ -532,8 +554,10 @@ def serve(config):
     worker = Worker(config)
     try:
         info = worker.prepare()
-    except Exception as exc:  # noqa: BLE001 - reported to the host, which reports sandbox_error
-        protocol.write_frame(channel_out, {"op": "hello", "ok": False, "error": "%s: %s" % (type(exc).__name__, exc)})
+    except Exception as exc:
+        protocol.write_frame(
+            channel_out, {"op": "hello", "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        )
         return 2
     protocol.write_frame(channel_out, {"op": "hello", "ok": True, "info": info})
     while True:
@@ -550,8 +574,8 @@ def serve(config):
             continue
         try:
             result = worker.execute(message["request"])
-        except Exception as exc:  # noqa: BLE001 - never the program's fault: reported as sandbox_error
-            result = {"status": "sandbox_error", "message": "worker failure: %s: %s" % (type(exc).__name__, exc)}
+        except Exception as exc:
+            result = {"status": "sandbox_error", "message": f"worker failure: {type(exc).__name__}: {exc}"}
         protocol.write_frame(channel_out, {"op": "result", "id": message.get("id"), "result": result})
 
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine for codegym: system packages, then .venv with torch (CPU build) and the
+# project with its training and test extras. Idempotent: re-running only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+# bubblewrap: the local sandbox's namespaces; redis-server: the reward cache's Redis tests.
+APT_PACKAGES=(bubblewrap redis-server)
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+# torch first, pinned, so the CPU build on local disk is used and nothing else pulls a CUDA build.
+.venv/bin/python -m pip install -q "torch==2.13.0"
+.venv/bin/python -m pip install -q -e ".[train,test]"
+echo "setup: done ($(.venv/bin/codegym --version 2>/dev/null || echo codegym installed))"

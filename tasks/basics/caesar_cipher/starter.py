@@ -1,0 +1,2 @@
+def caesar(text: str, shift: int) -> str:
+    """Shift the ASCII letters of `text` by `shift` positions, preserving case."""

@@ -1,0 +1,13 @@
+from solution import group_anagrams
+
+
+def test_example():
+    assert group_anagrams(["eat", "tea", "tan", "ate", "nat", "bat"]) == [
+        ["eat", "tea", "ate"],
+        ["tan", "nat"],
+        ["bat"],
+    ]
+
+
+def test_empty():
+    assert group_anagrams([]) == []

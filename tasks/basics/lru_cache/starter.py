@@ -1,0 +1,5 @@
+from collections import OrderedDict
+
+
+class LRUCache:
+    """Fixed-capacity key/value cache that evicts the least recently used entry."""

@@ -1,0 +1,6 @@
+import heapq
+import itertools
+
+
+class PriorityQueue:
+    """Min-priority queue of unique items supporting update and removal."""

@@ -1,0 +1,2 @@
+class Trie:
+    """A set of strings stored as a prefix tree."""

@@ -1,0 +1,2 @@
+class UnionFind:
+    """Disjoint-set forest over the integers 0..n-1."""

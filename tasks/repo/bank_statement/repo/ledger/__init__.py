@@ -1,0 +1,1 @@
+"""A small double-checked bank ledger. All amounts are integer cents."""

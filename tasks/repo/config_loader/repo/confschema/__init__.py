@@ -1,0 +1,1 @@
+"""Typed configuration files validated against a schema."""

@@ -1,0 +1,1 @@
+"""Meeting scheduling for a single person."""

@@ -1,0 +1,6 @@
+class SchedulingError(Exception):
+    """Invalid scheduling request."""
+
+
+class ConflictError(SchedulingError):
+    """Two events overlap."""

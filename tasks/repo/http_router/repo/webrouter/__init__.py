@@ -1,0 +1,1 @@
+"""A tiny WSGI-free HTTP router."""

@@ -1,0 +1,3 @@
+"""A tiny warehouse inventory package."""
+
+__all__ = ["models", "storage", "units"]

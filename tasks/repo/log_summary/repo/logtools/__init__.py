@@ -1,0 +1,1 @@
+"""Helpers for reading application logs."""

@@ -1,0 +1,1 @@
+"""A deliberately small Markdown subset."""

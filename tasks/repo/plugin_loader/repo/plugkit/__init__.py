@@ -1,0 +1,1 @@
+"""Plugin registry with versioned dependencies."""

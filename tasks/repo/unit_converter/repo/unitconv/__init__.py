@@ -1,0 +1,1 @@
+"""Physical unit conversion."""

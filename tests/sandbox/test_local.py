@@ -1,0 +1,344 @@
+"""The local backend's verdicts on benign programs: statuses, per-test results, runners, limits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from codegym.sandbox.local import INSIDE_DIR, LocalBackend, probe_isolation
+from codegym.sandbox.pool import WorkerPool
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
+
+ADD = "def add(a, b):\n    return a + b\n"
+ADD_TESTS = (
+    "from solution import add\n\n"
+    "def test_small():\n    assert add(1, 2) == 3\n\n"
+    "def test_wrong_expectation():\n    assert add(2, 2) == 5\n\n"
+    "def test_raises():\n    add(None, 1)\n"
+)
+ISOLATIONS = [tool for tool in ("bwrap", "unshare") if probe_isolation(tool) is None]
+
+
+def run(backend: LocalBackend, solution: str, tests: str, **kwargs: object) -> ExecResult:
+    files = {"solution.py": solution, **kwargs.pop("extra_files", {})}  # type: ignore[dict-item]
+    return backend.execute(ExecRequest(files=files, tests={"test_hidden.py": tests}, **kwargs))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_per_test_outcomes_under_each_isolation_tool(isolation: str) -> None:
+    with LocalBackend(isolation=isolation, workers=1) as backend:
+        result = run(backend, ADD, ADD_TESTS)
+    assert result.status is ExecStatus.FAILED
+    outcomes = {t.test_id: t.outcome for t in result.tests}
+    assert outcomes == {
+        "test_hidden.py::test_small": TestOutcome.PASSED,
+        "test_hidden.py::test_wrong_expectation": TestOutcome.FAILED,
+        "test_hidden.py::test_raises": TestOutcome.ERROR,
+    }
+    assert (result.tests_passed, result.tests_total) == (1, 3)
+    wrong = next(t for t in result.tests if t.test_id.endswith("wrong_expectation"))
+    assert wrong.message == "AssertionError: 4 != 5"
+    raises = next(t for t in result.tests if t.test_id.endswith("raises"))
+    assert raises.message.startswith("TypeError")
+    assert 'File "solution.py", line 2, in add' in raises.traceback
+    assert result.image == f"local:{isolation}:python{'.'.join(map(str, sys.version_info[:3]))}"
+
+
+def test_passing_program(local_backend: LocalBackend) -> None:
+    result = run(
+        local_backend, ADD, "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
+    )
+    assert result.status is ExecStatus.PASSED and result.passed
+    assert result.runner == "fast"
+    assert result.wall_s > 0 and result.peak_memory_mb > 0
+
+
+def test_syntax_error_is_an_error_not_a_failure(local_backend: LocalBackend) -> None:
+    result = run(local_backend, "def add(a, b)\n    return a + b\n", ADD_TESTS)
+    assert result.status is ExecStatus.ERROR
+    assert "SyntaxError" in result.message
+    assert result.tests == ()
+
+
+def test_module_without_tests_is_an_error(local_backend: LocalBackend) -> None:
+    result = run(local_backend, ADD, "from solution import add\n")
+    assert result.status is ExecStatus.ERROR
+    assert result.message == "no tests were collected"
+
+
+def test_hidden_tests_are_not_readable_by_the_program(local_backend: LocalBackend) -> None:
+    solution = "import os\ndef listing():\n    return sorted(os.listdir('.'))\n"
+    tests = (
+        "from solution import listing\n\n"
+        "def test_listing():\n    assert listing() == ['.tmp', 'solution.py']\n"
+    )
+    assert run(local_backend, solution, tests).status is ExecStatus.PASSED
+
+
+def test_environment_is_scrubbed(local_backend: LocalBackend) -> None:
+    os.environ["CODEGYM_LEAK_CHECK"] = "host-value"
+    try:
+        solution = "import os\ndef keys():\n    return sorted(os.environ)\n"
+        tests = (
+            "from solution import keys\n\ndef test_keys():\n"
+            "    assert keys() == ['HOME', 'LANG', 'PATH', 'PYTHONDONTWRITEBYTECODE',"
+            " 'PYTHONHASHSEED', 'TMPDIR']\n"
+        )
+        assert run(local_backend, solution, tests).status is ExecStatus.PASSED
+    finally:
+        del os.environ["CODEGYM_LEAK_CHECK"]
+
+
+def test_class_based_tests_with_setup_method(local_backend: LocalBackend) -> None:
+    tests = (
+        "from solution import add\n\nclass TestAdd:\n"
+        "    def setup_method(self, method):\n        self.base = 10\n\n"
+        "    def test_base(self):\n        assert add(self.base, 1) == 11\n\n"
+        "    def test_negative(self):\n        assert add(-self.base, 1) == -9\n"
+    )
+    result = run(local_backend, ADD, tests)
+    assert result.status is ExecStatus.PASSED
+    assert [t.test_id for t in result.tests] == [
+        "test_hidden.py::TestAdd::test_base",
+        "test_hidden.py::TestAdd::test_negative",
+    ]
+
+
+def test_parametrize_and_fixtures_use_real_pytest(local_backend: LocalBackend) -> None:
+    tests = (
+        "import pytest\nfrom solution import add\n\n"
+        "@pytest.fixture\ndef ten():\n    return 10\n\n"
+        "@pytest.mark.parametrize('a,b,total', [(1, 2, 3), (2, 2, 5)])\n"
+        "def test_table(a, b, total):\n    assert add(a, b) == total\n\n"
+        "def test_fixture(ten):\n    assert add(ten, ten) == 20\n\n"
+        "def test_raises():\n    with pytest.raises(TypeError):\n        add(None, 1)\n"
+    )
+    result = run(local_backend, ADD, tests)
+    assert result.runner == "pytest"
+    assert result.status is ExecStatus.FAILED
+    outcomes = {t.test_id: t.outcome.value for t in result.tests}
+    assert outcomes == {
+        "test_hidden.py::test_table[1-2-3]": "passed",
+        "test_hidden.py::test_table[2-2-5]": "failed",
+        "test_hidden.py::test_fixture": "passed",
+        "test_hidden.py::test_raises": "passed",
+    }
+
+
+def test_pytest_path_still_guards_equality(local_backend: LocalBackend) -> None:
+    solution = (
+        "class Same:\n    def __eq__(self, other):\n        return True\ndef add(a, b):\n    return Same()\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import add\n\n@pytest.mark.parametrize('a', [1])\ndef test_p(a):\n"
+        "    assert add(a, 1) == 2\n"
+    )
+    result = run(local_backend, solution, tests)
+    assert result.runner == "pytest"
+    assert result.status is ExecStatus.FAILED
+    assert "untrusted_eq" in result.flags
+
+
+def test_legitimate_cross_type_equality_is_accepted(local_backend: LocalBackend) -> None:
+    solution = (
+        "from fractions import Fraction\nfrom collections import OrderedDict\n"
+        "def values():\n    return [Fraction(1, 2), True, 2, OrderedDict(a=1), (1, 2)]\n"
+    )
+    tests = (
+        "from solution import values\n\ndef test_values():\n"
+        "    assert values() == [0.5, 1, 2.0, {'a': 1}, (1, 2)]\n"
+    )
+    assert run(local_backend, solution, tests).status is ExecStatus.PASSED
+
+
+def test_repo_classes_with_their_own_eq_are_trusted(local_backend: LocalBackend) -> None:
+    money = (
+        "class Money:\n    def __init__(self, cents):\n        self.cents = cents\n"
+        "    def __eq__(self, other):\n        return getattr(other, 'cents', other) == self.cents\n"
+    )
+    solution = "from shop.money import Money\ndef total(items):\n    return Money(sum(items))\n"
+    tests = "from solution import total\n\ndef test_total():\n    assert total([1, 2]) == 3\n"
+    result = run(local_backend, solution, tests, extra_files={"shop/__init__.py": "", "shop/money.py": money})
+    assert result.status is ExecStatus.PASSED
+
+
+def test_output_is_captured_and_truncated(local_backend: LocalBackend) -> None:
+    solution = (
+        "import sys\ndef noisy():\n    print('HEAD')\n    print('x' * 100_000)\n"
+        "    print('TAIL', file=sys.stderr)\n    return 1\n"
+    )
+    tests = "from solution import noisy\n\ndef test_noisy():\n    assert noisy() == 1\n"
+    result = run(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED
+    assert result.stdout.startswith("HEAD") and "bytes omitted" in result.stdout
+    assert result.output_truncated
+    assert result.stderr.strip() == "TAIL"
+
+
+def test_output_limit(local_backend: LocalBackend) -> None:
+    solution = "def noisy():\n    print('y' * 50_000)\n    return 1\n"
+    tests = "from solution import noisy\n\ndef test_noisy():\n    assert noisy() == 1\n"
+    result = run(local_backend, solution, tests, limits=Limits(max_output_bytes=10_000))
+    assert result.status is ExecStatus.OUTPUT_LIMIT
+
+
+def test_timeout_keeps_finished_tests(local_backend: LocalBackend) -> None:
+    solution = "import time\ndef slow(n):\n    if n > 1:\n        time.sleep(60)\n    return n\n"
+    tests = (
+        "from solution import slow\n\ndef test_fast():\n    assert slow(1) == 1\n\n"
+        "def test_slow():\n    assert slow(2) == 2\n\ndef test_never_reached():\n    assert slow(0) == 0\n"
+    )
+    started = time.monotonic()
+    result = run(local_backend, solution, tests, limits=Limits(timeout_s=1.0))
+    assert time.monotonic() - started < 8
+    assert result.status is ExecStatus.TIMEOUT
+    assert [t.outcome for t in result.tests] == [TestOutcome.PASSED, TestOutcome.TIMEOUT, TestOutcome.TIMEOUT]
+
+
+def test_memory_error_is_memory(local_backend: LocalBackend) -> None:
+    solution = "def big():\n    return bytearray(400 * 1024 * 1024)\n"
+    tests = "from solution import big\n\ndef test_big():\n    assert len(big()) > 0\n"
+    result = run(local_backend, solution, tests, limits=Limits(memory_mb=128))
+    assert result.status is ExecStatus.MEMORY
+
+
+def test_multi_file_repo_and_nested_solution_path(local_backend: LocalBackend) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/units.py": "FACTOR = 3\n",
+        "pkg/calc.py": "from .units import FACTOR\n\ndef triple(x):\n    return x * FACTOR\n",
+    }
+    tests = "from pkg.calc import triple\n\ndef test_triple():\n    assert triple(2) == 6\n"
+    request = ExecRequest(files=files, tests={"test_hidden.py": tests}, solution_path="pkg/calc.py")
+    assert local_backend.execute(request).status is ExecStatus.PASSED
+
+
+def test_coverage_of_the_solution_only(local_backend: LocalBackend) -> None:
+    solution = (
+        "def sign(x):\n    if x > 0:\n        return 1\n    elif x < 0:\n        return -1\n    return 0\n"
+    )
+    tests = "from solution import sign\n\ndef test_positive():\n    assert sign(5) == 1\n"
+    result = run(local_backend, solution, tests, measure_coverage=True)
+    assert result.status is ExecStatus.PASSED
+    assert result.coverage is not None
+    assert result.coverage["executed_lines"] == [1, 2, 3]
+    assert result.coverage["missing_lines"] == [4, 5, 6]
+    assert [2, 3] in result.coverage["executed_branches"]
+    assert [2, 4] in result.coverage["missing_branches"]
+
+
+def test_timing_repeats(local_backend: LocalBackend) -> None:
+    tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
+    result = run(local_backend, ADD, tests, timing_repeats=5)
+    assert len(result.timings_s) == 5 and all(t >= 0 for t in result.timings_s)
+
+
+def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBackend) -> None:
+    tests = "from solution import value\n\ndef test_value():\n    assert value() >= 0\n"
+    requests = [
+        ExecRequest(
+            files={
+                "solution.py": f"import time\ndef value():\n    time.sleep({0.3 if i % 2 else 0})\n"
+                f"    return {i}\n"
+            },
+            tests={"test_hidden.py": tests},
+            request_id=str(i),
+        )
+        for i in range(6)
+    ]
+    seen: list[int] = []
+    results = local_backend.execute_many(requests, on_result=lambda index, _: seen.append(index))
+    assert [r.status for r in results] == [ExecStatus.PASSED] * 6
+    assert sorted(seen) == list(range(6))
+
+
+def test_async_execute(local_backend: LocalBackend) -> None:
+    tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
+    request = ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": tests})
+
+    async def both() -> list[ExecResult]:
+        return list(await asyncio.gather(local_backend.aexecute(request), local_backend.aexecute(request)))
+
+    assert [r.status for r in asyncio.run(both())] == [ExecStatus.PASSED, ExecStatus.PASSED]
+
+
+def test_worker_that_cannot_start_gives_sandbox_error() -> None:
+    from codegym.sandbox.pool import WorkerStartError
+
+    pool = WorkerPool(1, lambda slot: ["false"], backend_name="broken", start_timeout_s=5, max_retries=1)
+    request = ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": ADD_TESTS})
+    try:
+        with pytest.raises(WorkerStartError, match="did not start"):
+            pool.start()
+        result = pool.execute(request)
+    finally:
+        pool.close()
+    assert result.status is ExecStatus.SANDBOX_ERROR
+    assert "did not start" in result.message
+
+
+def test_broken_worker_is_a_sandbox_error_after_bounded_retries() -> None:
+    """A pool whose workers die right after starting: every retry fails, so the result is ours."""
+    script = (
+        "import sys, json, struct\nbody = json.dumps({'op': 'hello', 'ok': True, 'info': {}}).encode()\n"
+        "sys.stdout.buffer.write(struct.pack('>I', len(body)) + body)\nsys.stdout.flush()\n"
+    )
+    pool = WorkerPool(1, lambda slot: [sys.executable, "-c", script], backend_name="flaky", max_retries=2)
+    try:
+        result = pool.execute(ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": ADD_TESTS}))
+    finally:
+        pool.close()
+    assert result.status in (ExecStatus.SANDBOX_ERROR, ExecStatus.ERROR)
+    assert result.attempts >= 2
+
+
+def test_worker_killed_from_outside_is_replaced_and_the_run_retried() -> None:
+    tests = "from solution import slow\n\ndef test_slow():\n    assert slow() == 1\n"
+    solution = "import time\ndef slow():\n    time.sleep(1.5)\n    return 1\n"
+    with LocalBackend(workers=1) as backend:
+        backend.start()
+        victim = backend.pool.describe()[0].pid
+
+        def kill_soon() -> None:
+            time.sleep(0.5)
+            os.kill(victim, 9)
+
+        threading.Thread(target=kill_soon).start()
+        result = run(backend, solution, tests)
+        assert result.status is ExecStatus.PASSED
+        assert result.attempts == 2
+        assert backend.pool.restarts == 1
+
+
+def test_worker_refuses_to_run_in_the_hosts_pid_namespace() -> None:
+    config = json.dumps({"host_pid_namespace": os.readlink("/proc/self/ns/pid")})
+    completed = subprocess.run(
+        [sys.executable, "-I", str(INSIDE_DIR / "worker.py"), config],
+        capture_output=True,
+        timeout=30,
+        input=b"",
+    )
+    body = completed.stdout[4:]
+    hello = json.loads(body)
+    assert hello["ok"] is False and "private PID namespace" in hello["error"]
+
+
+def test_request_paths_must_stay_inside_scratch() -> None:
+    with pytest.raises(ValueError, match="inside scratch"):
+        ExecRequest(files={"../evil.py": "", "solution.py": ADD}, tests={"test_hidden.py": ADD_TESTS})
+    with pytest.raises(ValueError, match="solution_path"):
+        ExecRequest(files={"other.py": ADD}, tests={"test_hidden.py": ADD_TESTS})
+    with pytest.raises(ValueError, match="timeout_s"):
+        Limits(timeout_s=0)
+
+
+def test_result_round_trips_through_dict(local_backend: LocalBackend) -> None:
+    result = run(local_backend, ADD, ADD_TESTS)
+    assert ExecResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result

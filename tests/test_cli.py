@@ -1,0 +1,101 @@
+"""The `codegym` CLI: help for every command, judge on the bundled sample, tasks, sandbox info."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from codegym.cli.app import app
+from tests.conftest import REPO_ROOT
+
+runner = CliRunner()
+
+
+def all_command_paths() -> list[list[str]]:
+    paths: list[list[str]] = [[]]
+
+    def walk(command, prefix: list[str]) -> None:
+        for name, sub in getattr(command, "commands", {}).items():
+            paths.append([*prefix, name])
+            walk(sub, [*prefix, name])
+
+    walk(get_command(app), [])
+    return paths
+
+
+@pytest.mark.parametrize("path", all_command_paths(), ids=lambda p: " ".join(p) or "codegym")
+def test_every_command_has_help(path: list[str]) -> None:
+    result = runner.invoke(app, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage" in result.output
+
+
+def test_expected_commands_exist() -> None:
+    names = {" ".join(p) for p in all_command_paths()}
+    assert {"judge", "tasks list", "tasks show", "tasks check", "sandbox info"} <= names
+
+
+def test_judge_bundled_sample(tmp_path: Path) -> None:
+    out = tmp_path / "judged.jsonl"
+    samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
+    result = runner.invoke(app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == sum(1 for line in samples.read_text().splitlines() if line.strip())
+    by_note = {r.get("note"): r for r in rows}
+    assert by_note["canonical"]["status"] == "passed"
+    assert by_note["syntax error"]["status"] == "error"
+    assert by_note["infinite loop"]["status"] == "timeout"
+    assert by_note["memory bomb"]["status"] == "memory"
+    assert by_note["forges output and exits early"]["status"] == "error"
+    assert by_note["unknown task"]["status"] == "invalid_input"
+    assert "rows judged" in result.output
+
+
+def test_judge_unknown_pack_is_a_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["judge", "x.jsonl", "--pack", "nope", "--out", str(tmp_path / "o.jsonl")])
+    assert result.exit_code == 2
+    assert "unknown task pack 'nope'" in result.output and "humaneval" in result.output
+
+
+def test_unknown_backend_lists_valid_names() -> None:
+    result = runner.invoke(app, ["sandbox", "info", "--backend", "vm"])
+    assert result.exit_code == 2
+    assert "unknown sandbox backend 'vm'" in result.output and "docker, local" in result.output
+
+
+def test_tasks_list_and_show() -> None:
+    listed = runner.invoke(app, ["tasks", "list", "--json"])
+    assert listed.exit_code == 0, listed.output
+    packs = {p["name"]: p for p in json.loads(listed.output)}
+    assert packs["humaneval"]["tasks"] == 164
+    shown = runner.invoke(app, ["tasks", "show", "humaneval", "HumanEval/0", "--json"])
+    details = json.loads(shown.output)
+    assert details["entry_point"] == "has_close_elements" and "check(" not in shown.output
+    missing = runner.invoke(app, ["tasks", "show", "humaneval", "HumanEval/X"])
+    assert missing.exit_code == 2 and "unknown task" in missing.output
+
+
+def test_tasks_check_reports_a_broken_task(tmp_path: Path) -> None:
+    from tests.tasks.test_packs import write_pack
+
+    write_pack(tmp_path, "broken", tasks={"double": {"reference.py": "def double(x):\n    return 3 * x\n"}})
+    result = runner.invoke(app, ["tasks", "check", "broken", "--tasks-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "reference/hidden: the reference solution does not pass" in result.output
+    good = runner.invoke(
+        app, ["tasks", "check", "humaneval", "--task", "HumanEval/0", "--task", "HumanEval/1"]
+    )
+    assert good.exit_code == 0 and "2 tasks checked, ok" in good.output
+
+
+def test_sandbox_info_json() -> None:
+    result = runner.invoke(app, ["sandbox", "info", "--json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    assert info["backend"] == "local" and len(info["pool"]) == 1
+    assert info["pool"][0]["pid_namespace"].startswith("pid:[")
