@@ -42,7 +42,7 @@ def test_expected_commands_exist() -> None:
 def test_judge_bundled_sample(tmp_path: Path) -> None:
     out = tmp_path / "judged.jsonl"
     samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
-    result = runner.invoke(app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out)])
+    result = runner.invoke(app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--cache", "memory"])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == sum(1 for line in samples.read_text().splitlines() if line.strip())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from codegym import __version__
-from codegym.cli import context_cmd, judge_cmd, sandbox_cmd, tasks_cmd
+from codegym.cli import context_cmd, judge_cmd, reward_cmd, sandbox_cmd, tasks_cmd
 
 app = typer.Typer(
     name="codegym",
@@ -32,6 +32,7 @@ def _main(
 
 
 app.command("judge")(judge_cmd.judge)
+app.command("reward")(reward_cmd.reward)
 app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(sandbox_cmd.app, name="sandbox")
 app.command("context")(context_cmd.context)

@@ -52,10 +52,38 @@ def registry(tasks_dir: list[Path] | None) -> TaskRegistry:
     return TaskRegistry(tasks_dir or [])
 
 
-def backend(name: str, workers: int, **options: Any) -> SandboxBackend:
+def backend(name: str, workers: int, *, coverage: bool = False, **options: Any) -> SandboxBackend:
+    """Create a sandbox backend; `coverage` preloads coverage.py in its workers (the reward needs it)."""
     if workers:
         options["workers"] = workers
+    if coverage:
+        from codegym.sandbox.local import STDLIB_PRELOAD
+
+        options["preload"] = (*STDLIB_PRELOAD, "coverage")
     return create_backend(name, **options)
+
+
+RewardConfigOption = typer.Option(
+    None, "--reward-config", help="Reward YAML (default: configs/reward/default.yaml's settings)."
+)
+CacheOption = typer.Option(
+    "default", "--cache",
+    help="Result cache: default (SQLite under ~/.cache/codegym), a .sqlite path, redis://..., memory, or off.",
+)
+
+
+def reward_config(path: Path | None):
+    from codegym.reward.config import RewardConfig
+
+    return RewardConfig.from_yaml(path) if path is not None else RewardConfig()
+
+
+def result_cache(spec: str):
+    from codegym.reward.cache import open_cache
+
+    if spec == "off":
+        return None
+    return open_cache(None if spec == "default" else spec)
 
 
 def print_json(data: Any) -> None:

@@ -10,11 +10,15 @@ from rich.table import Table
 
 from codegym.cli.common import (
     BackendOption,
+    CacheOption,
+    RewardConfigOption,
     TasksDirOption,
     WorkersOption,
     backend,
     console,
     registry,
+    result_cache,
+    reward_config,
     user_errors,
 )
 from codegym.eval.judge import JudgeError, JudgeSummary, count_rows, judge_samples_file
@@ -27,33 +31,42 @@ def judge(
     backend_name: str = BackendOption,
     workers: int = WorkersOption,
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Continue an interrupted --out file."),
+    with_reward: bool = typer.Option(True, "--reward/--no-reward", help="Add the joint reward to each row."),
+    reward_config_path: Path = RewardConfigOption,
+    cache: str = CacheOption,
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
+    from codegym.reward.scoring import RewardJudge
+
     with user_errors():
         try:
             task_pack = registry(tasks_dir).load(pack)
+            config = reward_config(reward_config_path) if with_reward else None
             total = count_rows(samples) if samples.is_file() else 0
-            with backend(backend_name, workers) as sandbox:
-                summary = _run(samples, task_pack, sandbox, out, workers, resume, total)
+            results_cache = result_cache(cache) if with_reward else None
+            with backend(backend_name, workers, coverage=bool(config and config.measures_coverage)) as sandbox:
+                judge_rewards = RewardJudge(sandbox, config, results_cache) if config else None
+                summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except JudgeError as exc:
             raise ValueError(str(exc)) from exc
     _print_summary(summary, out)
+    if judge_rewards is not None:
+        stats = judge_rewards.stats()
+        cache_stats = stats["cache"]
+        hits = f", cache hit rate {cache_stats['hit_rate']:.0%}" if cache_stats else ""
+        console.print(f"reward: hacking detectors fired on {stats['hack_rate']:.1%} of samples "
+                      f"{stats['hack_counts'] or ''}{hits}", highlight=False)
 
 
-def _run(samples, task_pack, sandbox, out, workers, resume, total) -> JudgeSummary:
+def _run(samples, task_pack, sandbox, out, judge_rewards, resume, total) -> JudgeSummary:
     if not console.is_terminal:
-        return judge_samples_file(samples, task_pack, sandbox, out, workers=workers or None, resume=resume)
+        return judge_samples_file(samples, task_pack, sandbox, out, reward=judge_rewards, resume=resume)
     columns = (TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task("judge", total=total)
         summary = judge_samples_file(
-            samples,
-            task_pack,
-            sandbox,
-            out,
-            workers=workers or None,
-            resume=resume,
+            samples, task_pack, sandbox, out, reward=judge_rewards, resume=resume,
             on_row=lambda row: progress.advance(bar),
         )
     return summary

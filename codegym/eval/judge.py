@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecResult
@@ -25,7 +26,6 @@ from codegym.tasks.errors import UnknownNameError
 from codegym.tasks.model import Task, TaskPack
 
 INVALID_INPUT = "invalid_input"
-Scorer = Callable[[Task, str, ExecResult], dict[str, Any]]
 
 
 class JudgeError(RuntimeError):
@@ -181,55 +181,84 @@ def _invalid_row(sample: Sample) -> dict[str, Any]:
     }
 
 
+def _base_row(sample: Sample, pack: TaskPack) -> dict[str, Any]:
+    assert sample.task is not None
+    return {
+        **sample.fields,
+        "row": sample.row,
+        "sample_sha256": sample.digest,
+        "pack": sample.task.pack,
+        "pack_version": pack.version,
+        "pack_hash": pack.content_hash[:16],
+    }
+
+
+def reward_fields(scored: ScoredSample) -> dict[str, Any]:
+    """Verdict fields from a reward breakdown (hidden tests only), plus the reward itself."""
+    breakdown = scored.breakdown
+    fields = result_fields(scored.result) if scored.result is not None else {
+        "duration_s": round(float(breakdown.details.get("wall_s") or 0.0), 4),
+        "message": breakdown.details.get("message", ""),
+    }
+    fields.update({
+        "status": breakdown.status,
+        "passed": breakdown.passed,
+        "tests_passed": breakdown.tests_passed,
+        "tests_total": breakdown.tests_total,
+        "reward": breakdown.total,
+        "components": dict(breakdown.components),
+        "hacks": list(breakdown.flags),
+        "cached": breakdown.cached,
+    })
+    if breakdown.visible_total is not None:
+        fields["visible_passed"], fields["visible_total"] = breakdown.visible_passed, breakdown.visible_total
+    return fields
+
+
+def _judge_chunk(samples: list[Sample], pack: TaskPack, backend: SandboxBackend,
+                 reward: RewardJudge | None) -> list[dict[str, Any]]:
+    valid = [s for s in samples if not s.error]
+    verdicts: list[dict[str, Any]]
+    if reward is not None:
+        verdicts = [reward_fields(scored) for scored in reward.score_many([(s.task, s.code, None) for s in valid])]
+    else:
+        results = backend.execute_many([request_for_task(s.task, s.code) for s in valid])  # type: ignore[arg-type]
+        verdicts = [result_fields(result) for result in results]
+    by_row = {s.row: {**_base_row(s, pack), **v} for s, v in zip(valid, verdicts, strict=True)}
+    return [by_row[s.row] if not s.error else _invalid_row(s) for s in samples]
+
+
 def judge_samples_file(
     samples_path: Path,
     pack: TaskPack,
     backend: SandboxBackend,
     out_path: Path,
     *,
-    workers: int | None = None,
-    scorer: Scorer | None = None,
+    reward: RewardJudge | None = None,
+    chunk_size: int = 0,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     resume: bool = True,
 ) -> JudgeSummary:
     """Judge every row of `samples_path` into `out_path`; returns counts and throughput.
 
-    `scorer` (the reward layer) may add fields such as `reward` and `components` to each row.
+    Rows are judged in chunks (one sandbox batch, and with `reward` one ruff run, per chunk) with
+    two chunks in flight, and written in input order as each chunk completes.
     """
     if not samples_path.is_file():
         raise JudgeError(f"samples file {samples_path} does not exist")
     skip = resume_point(samples_path, out_path) if resume else 0
     summary = JudgeSummary(resumed=skip, total=skip)
-    concurrency = max(1, workers or getattr(backend, "workers", 1))
-    window = concurrency * 4
+    size = chunk_size or max(8, 4 * int(getattr(backend, "workers", 2)))
     out_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-
-    def judge(sample: Sample) -> dict[str, Any]:
-        assert sample.task is not None
-        result = backend.execute(request_for_task(sample.task, sample.code))
-        row = {
-            **sample.fields,
-            "row": sample.row,
-            "sample_sha256": sample.digest,
-            "pack": sample.task.pack,
-            "pack_version": pack.version,
-            "pack_hash": pack.content_hash[:16],
-            **result_fields(result),
-        }
-        if scorer is not None:
-            row.update(scorer(sample.task, sample.code, result))
-        return row
-
     with (
         out_path.open("a" if skip else "w", encoding="utf-8") as out,
-        ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-judge") as pool,
+        ThreadPoolExecutor(max_workers=2, thread_name_prefix="codegym-judge") as pool,
     ):
-        pending: deque[Future[dict[str, Any]]] = deque()
+        pending: deque[Future[list[dict[str, Any]]]] = deque()
 
-        def flush(block: bool) -> None:
-            while pending and (block or pending[0].done()):
-                row = pending.popleft().result()
+        def write(rows: list[dict[str, Any]]) -> None:
+            for row in rows:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()
                 summary.total += 1
@@ -239,18 +268,18 @@ def judge_samples_file(
                 if on_row is not None:
                     on_row(row)
 
+        chunk: list[Sample] = []
         for sample in _read_samples(samples_path, pack, skip):
-            if sample.error:
-                future: Future[dict[str, Any]] = Future()
-                future.set_result(_invalid_row(sample))
-            else:
-                future = pool.submit(judge, sample)
-            pending.append(future)
-            flush(block=False)
-            while len(pending) >= window:
-                pending[0].result()
-                flush(block=False)
-        flush(block=True)
+            chunk.append(sample)
+            if len(chunk) >= size:
+                pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
+                chunk = []
+            while len(pending) >= 2 or (pending and pending[0].done()):
+                write(pending.popleft().result())
+        if chunk:
+            pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
+        while pending:
+            write(pending.popleft().result())
     summary.seconds = time.monotonic() - started
     return summary
 

@@ -58,6 +58,7 @@ class ExecRequest:
     test_runner: TestRunnerChoice = "auto"
     measure_coverage: bool = False
     timing_repeats: int = 1
+    measured_test_files: tuple[str, ...] = ()
     request_id: str = ""
 
     def __post_init__(self) -> None:
@@ -67,6 +68,11 @@ class ExecRequest:
             raise ValueError(f"ExecRequest.solution_path {self.solution_path!r} is not among its files")
         if not self.tests:
             raise ValueError("ExecRequest.tests is empty: nothing would decide the verdict")
+        unknown = set(self.measured_test_files) - set(self.tests)
+        if unknown:
+            raise ValueError(f"ExecRequest.measured_test_files names no test file: {sorted(unknown)}")
+        if self.timing_repeats < 1:
+            raise ValueError(f"ExecRequest.timing_repeats must be >= 1, got {self.timing_repeats}")
         if self.test_runner not in ("auto", "fast", "pytest"):
             raise ValueError(f"ExecRequest.test_runner must be auto|fast|pytest, got {self.test_runner!r}")
         for path in [*self.files, *self.tests]:
@@ -83,6 +89,7 @@ class ExecRequest:
             "test_runner": self.test_runner,
             "measure_coverage": self.measure_coverage,
             "timing_repeats": self.timing_repeats,
+            "measured_test_files": list(self.measured_test_files),
             "request_id": self.request_id,
         }
 
@@ -118,6 +125,7 @@ class ExecResult:
     image: str = ""
     coverage: Mapping[str, Any] | None = None
     timings_s: tuple[float, ...] = ()
+    return_types: tuple[str, ...] = ()
     attempts: int = 1
 
     @property
@@ -142,6 +150,7 @@ class ExecResult:
         data["tests"] = [{**asdict(t), "outcome": t.outcome.value} for t in self.tests]
         data["flags"] = list(self.flags)
         data["timings_s"] = list(self.timings_s)
+        data["return_types"] = list(self.return_types)
         data["coverage"] = dict(self.coverage) if self.coverage is not None else None
         return data
 
@@ -162,6 +171,7 @@ class ExecResult:
         )
         values["flags"] = tuple(values.get("flags", ()))
         values["timings_s"] = tuple(values.get("timings_s", ()))
+        values["return_types"] = tuple(values.get("return_types", ()))
         return cls(**values)
 
     @classmethod

@@ -5,8 +5,11 @@ A `Task` is everything needed to prompt a model and to judge what it writes. It 
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -87,6 +90,23 @@ class Task:
     @property
     def is_repo_task(self) -> bool:
         return bool(self.repo_files)
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """sha256 of everything that decides a verdict: a different fingerprint is a different task."""
+        payload = {
+            "task_id": self.task_id,
+            "solution_path": self.solution_path,
+            "prefix": self.prefix,
+            "reference": self.reference_solution,
+            "entry_point": self.entry_point,
+            "repo": dict(sorted(self.repo_files.items())),
+            "hidden": dict(sorted(self.hidden_tests.files.items())),
+            "visible": dict(sorted(self.visible_tests.files.items())),
+            "limits": asdict(self.limits),
+            "test_runner": self.test_runner,
+        }
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -220,24 +220,79 @@ def test_multi_file_repo_and_nested_solution_path(local_backend: LocalBackend) -
     assert local_backend.execute(request).status is ExecStatus.PASSED
 
 
-def test_coverage_of_the_solution_only(local_backend: LocalBackend) -> None:
-    solution = (
-        "def sign(x):\n    if x > 0:\n        return 1\n    elif x < 0:\n        return -1\n    return 0\n"
+SIGN = "def sign(x):\n    if x > 0:\n        return 1\n    elif x < 0:\n        return -1\n    return 0\n"
+
+
+@pytest.mark.parametrize("preload", [(), ("coverage",)], ids=["lazy", "preloaded"])
+def test_coverage_of_the_solution_by_measured_tests_only(preload: tuple[str, ...]) -> None:
+    hidden = "from solution import sign\n\ndef test_positive():\n    assert sign(5) == 1\n"
+    visible = "from solution import sign\n\ndef test_negative():\n    assert sign(-5) == -1\n"
+    request = ExecRequest(
+        files={"solution.py": SIGN},
+        tests={"test_hidden.py": hidden, "test_visible.py": visible},
+        measure_coverage=True,
+        measured_test_files=("test_hidden.py",),
     )
-    tests = "from solution import sign\n\ndef test_positive():\n    assert sign(5) == 1\n"
-    result = run(local_backend, solution, tests, measure_coverage=True)
+    with LocalBackend(workers=1, preload=preload) as backend:
+        result = backend.execute(request)
+    assert result.status is ExecStatus.PASSED and result.tests_total == 2
+    assert result.coverage == {
+        "executed_lines": [1, 2, 3],
+        "missing_lines": [4, 5, 6],
+        "executed_branches": [[2, 3]],
+        "missing_branches": [[2, 4], [4, 5], [4, 6]],
+    }
+
+
+def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
+    """The probe reads coverage.py's raw tracer data; this pins that reading to coverage.py's own report."""
+    import coverage
+
+    from codegym.sandbox.inside.runner import CoverageProbe
+
+    source = "def f(xs):\n    total = 0\n    for x in xs:\n        if x % 2:\n            total += x\n" \
+             "        elif x > 10:\n            total -= 1\n    return total\n"
+    (tmp_path / "solution.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        probe = CoverageProbe(str(tmp_path))
+        probe.start()
+        import solution
+
+        solution.f([1, 2, 3])
+        probe.stop()
+        ours = probe.report({"solution_path": "solution.py", "files": {"solution.py": source}}, str(tmp_path))
+        reference = coverage.Coverage(data_file=None, branch=True, config_file=False)
+        del sys.modules["solution"]
+        reference.start()
+        import solution as again
+
+        again.f([1, 2, 3])
+        reference.stop()
+        reference.json_report(morfs=[str(tmp_path / "solution.py")], outfile=str(tmp_path / "r.json"))
+        theirs = next(iter(json.loads((tmp_path / "r.json").read_text())["files"].values()))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("solution", None)
+    for key in ("executed_lines", "missing_lines", "executed_branches", "missing_branches"):
+        assert [list(x) if isinstance(x, tuple) else x for x in ours[key]] == theirs[key], key
+
+
+def test_return_types_are_recorded(local_backend: LocalBackend) -> None:
+    solution = "def pick(x):\n    return [x] if x else None\n"
+    tests = "from solution import pick\n\ndef test_a():\n    assert pick(1) == [1]\n\ndef test_b():\n" \
+            "    assert pick(0) is None\n"
+    result = run(local_backend, solution, tests, entry_point="pick")
     assert result.status is ExecStatus.PASSED
-    assert result.coverage is not None
-    assert result.coverage["executed_lines"] == [1, 2, 3]
-    assert result.coverage["missing_lines"] == [4, 5, 6]
-    assert [2, 3] in result.coverage["executed_branches"]
-    assert [2, 4] in result.coverage["missing_branches"]
+    assert result.return_types == ("builtins.list", "builtins.NoneType")
 
 
 def test_timing_repeats(local_backend: LocalBackend) -> None:
     tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
     result = run(local_backend, ADD, tests, timing_repeats=5)
     assert len(result.timings_s) == 5 and all(t >= 0 for t in result.timings_s)
+    failing = run(local_backend, ADD, ADD_TESTS, timing_repeats=3)
+    assert len(failing.timings_s) == 3  # failing programs are timed too
 
 
 def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBackend) -> None:

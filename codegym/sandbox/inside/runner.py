@@ -23,6 +23,8 @@ detectors (return types against the reference, visible/hidden gaps) are the seco
 """
 
 import ast
+import functools
+import importlib
 import json
 import os
 import reprlib
@@ -317,23 +319,31 @@ def _code_of(func):
     return _getattr(func, "__code__", None)
 
 
-def run_fast(request, scratch_dir, channel, guard, compiled):
+def run_fast(request, scratch_dir, channel, guard, compiled, probe):
     runner = FastRunner(request, scratch_dir, channel, guard)
-    coverage = _start_coverage(request, scratch_dir)
+    coverage = probe if request.get("measure_coverage") else None
+    if coverage is not None:
+        coverage.start()
+    returns = ReturnTypeRecorder()
     try:
+        returns.install(request)
         tests = runner.load(compiled)
     except _BaseException as exc:
-        _stop_coverage(coverage)
+        if coverage is not None:
+            coverage.stop()
         message, frames = _format_exception(exc, scratch_dir, runner.test_files)
         channel.emit("collect_error", message=message, traceback=frames, outcome=_outcome_for(exc))
         return
     channel.emit("begin", tests=[test_id for test_id, _ in tests], runner="fast")
     if not tests:
-        _stop_coverage(coverage)
+        if coverage is not None:
+            coverage.stop()
         return
+    measured_files = set(request.get("measured_test_files") or ()) or runner.test_files
+    measured = [index for index, (test_id, _) in enumerate(tests) if test_id.split("::")[0] in measured_files]
+    last_measured = measured[-1] if measured else -1
     snapshots = [_code_of(func) for _, func in tests]
-    all_passed = True
-    for (test_id, func), snapshot in zip(tests, snapshots, strict=False):
+    for index, ((test_id, func), snapshot) in enumerate(zip(tests, snapshots)):
         channel.emit("start", id=test_id)
         started = _perf_counter()
         outcome, message, frames = "passed", "", ""
@@ -345,22 +355,26 @@ def run_fast(request, scratch_dir, channel, guard, compiled):
             if _isinstance(exc, SystemExit):
                 channel.emit("flag", name="exit_in_test")
         duration = _perf_counter() - started
+        if index == last_measured and coverage is not None:
+            coverage.stop()  # coverage is of the measured (hidden) tests only
         if _code_of(func) is not snapshot or runner.tampered():
             outcome, message = "error", "the test function was modified while the tests ran"
             channel.emit("flag", name="test_tampered")
-        all_passed = all_passed and outcome == "passed"
         channel.emit(
             "result", id=test_id, outcome=outcome, duration=duration, message=message, traceback=frames
         )
     channel.emit("tests_done")
-    _stop_coverage(coverage, channel, request, scratch_dir)
+    channel.emit("returns", types=returns.types())
+    if coverage is not None:
+        coverage.stop()
+        channel.emit("coverage", **coverage.report(request, scratch_dir))
     repeats = int(request.get("timing_repeats") or 1)
-    if repeats > 1 and all_passed:
-        channel.emit("timing", cpu_s=_time_repeats([func for _, func in tests], repeats))
+    if repeats > 1:
+        channel.emit("timing", cpu_s=_time_repeats([tests[i][1] for i in measured], repeats))
 
 
 def _time_repeats(functions, repeats):
-    """CPU seconds of the whole test list per repeat; the caller takes the minimum."""
+    """CPU seconds of the measured tests per repeat (failures included); the caller takes the minimum."""
     timings = []
     for _ in range(repeats):
         started = _process_time()
@@ -368,53 +382,123 @@ def _time_repeats(functions, repeats):
             try:
                 func()
             except _BaseException:
-                return timings
+                pass
         timings.append(_process_time() - started)
     return timings
 
 
-def _start_coverage(request, scratch_dir):
+class ReturnTypeRecorder:
+    """Wraps the solution's entry-point function to record the types it returns, so the reward can
+    compare them with the reference's (objects that fake equality show up as foreign types)."""
+
+    MAX_TYPES = 32
+
+    def __init__(self):
+        self._types = {}
+
+    def install(self, request):
+        entry_point = request.get("entry_point")
+        if not entry_point:
+            return
+        module_name = os.path.splitext(request["solution_path"])[0].replace("/", ".")
+        module = importlib.import_module(module_name)
+        original = _getattr(module, entry_point, None)
+        if not _isinstance(original, _FunctionType):
+            return
+        seen = self._types
+
+        @functools.wraps(original)
+        def recorded(*args, **kwargs):
+            result = original(*args, **kwargs)
+            if len(seen) < ReturnTypeRecorder.MAX_TYPES:
+                seen[_type(result)] = None
+            return result
+
+        setattr(module, entry_point, recorded)
+
+    def types(self):
+        names = []
+        for klass in self._types:
+            try:
+                names.append(f"{klass.__module__}.{klass.__qualname__}")
+            except _BaseException:
+                names.append("?")
+        return names
+
+
+class CoverageProbe:
+    """coverage.py's tracer for the solution file: created and warmed up once in the worker (its
+    start-up costs tens of milliseconds), started per run in the forked child, read without a
+    SQLite flush, and analysed with coverage.py's own parser (statements, possible arcs)."""
+
+    def __init__(self, scratch_dir):
+        import warnings
+
+        import coverage
+        from coverage.parser import PythonParser
+
+        self._parser_class = PythonParser
+        self.cov = coverage.Coverage(
+            data_file=None, branch=True, include=[os.path.join(scratch_dir, "*")], config_file=False
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.cov.start()
+            self.cov.stop()
+            self.cov.get_data()
+        self._running = False
+
+    def start(self):
+        self.cov.start()
+        self._running = True
+
+    def stop(self):
+        if self._running:
+            self.cov.stop()
+            self._running = False
+
+    def executed_arcs(self, path):
+        collector = _getattr(self.cov, "_collector", None)
+        raw = _getattr(collector, "data", {}).get(path) if collector is not None else None
+        if raw is None:
+            return set(self.cov.get_data().arcs(path) or ())
+        arcs = set()
+        for item in list(raw):
+            if _isinstance(item, tuple):
+                arcs.add(item)
+                continue
+            # CTracer packs an arc into one int: 28 bits per line, sign bits at 56 and 57.
+            first, second = item & 0xFFFFFFF, (item >> 28) & 0xFFFFFFF
+            arcs.add((-first if item & (1 << 56) else first, -second if item & (1 << 57) else second))
+        return arcs
+
+    def report(self, request, scratch_dir):
+        path = os.path.join(scratch_dir, request["solution_path"])
+        parser = self._parser_class(text=request["files"][request["solution_path"]], filename=path)
+        parser.parse_source()
+        statements = set(parser.statements)
+        executed = self.executed_arcs(path)
+        executed_lines = {line for arc in executed for line in arc if line > 0} & statements
+        branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
+        possible = {arc for arc in parser.arcs() if arc[0] in branch_lines}
+        return {
+            "executed_lines": sorted(executed_lines),
+            "missing_lines": sorted(statements - executed_lines),
+            "executed_branches": sorted(possible & executed),
+            "missing_branches": sorted(possible - executed),
+        }
+
+
+def probe_for(request, scratch_dir, probe):
+    """The worker's warmed probe, or a fresh one (slow) when coverage was not preloaded."""
     if not request.get("measure_coverage"):
         return None
+    if probe is not None:
+        return probe
     try:
-        import coverage
+        return CoverageProbe(scratch_dir)
     except ImportError:
         return None
-    solution = os.path.join(scratch_dir, request["solution_path"])
-    cov = coverage.Coverage(data_file=None, branch=True, include=[solution], config_file=False)
-    cov.start()
-    return cov
-
-
-def _stop_coverage(cov, channel=None, request=None, scratch_dir=None):
-    if cov is None:
-        return
-    cov.stop()
-    if channel is None:
-        return
-    solution = os.path.join(scratch_dir, request["solution_path"])
-    report_path = os.path.join(scratch_dir, ".codegym-coverage.json")
-    try:
-        cov.json_report(morfs=[solution], outfile=report_path, show_contexts=False)
-        with open(report_path, encoding="utf-8") as handle:
-            files = json.load(handle).get("files", {})
-        os.unlink(report_path)
-    except _BaseException as exc:
-        channel.emit("flag", name=f"coverage_failed:{exc.__class__.__name__}")
-        return
-    data = next(iter(files.values()), None)
-    if data is None:
-        channel.emit(
-            "coverage", executed_lines=[], missing_lines=[], executed_branches=[], missing_branches=[]
-        )
-        return
-    channel.emit(
-        "coverage",
-        executed_lines=data.get("executed_lines", []),
-        missing_lines=data.get("missing_lines", []),
-        executed_branches=data.get("executed_branches", []),
-        missing_branches=data.get("missing_branches", []),
-    )
 
 
 class _PytestReporter:
@@ -468,7 +552,7 @@ def _trim(text):
 GUARD_MODULE = "__codegym_guard__"
 
 
-def run_pytest(request, scratch_dir, channel, guard):
+def run_pytest(request, scratch_dir, channel, guard, probe):
     import pytest
 
     guard_module = _ModuleType(GUARD_MODULE)
@@ -483,7 +567,8 @@ def run_pytest(request, scratch_dir, channel, guard):
             handle.write(header + ast.unparse(rewrite_equality_asserts(ast.parse(source))))
         if os.path.basename(filename) != "conftest.py":
             paths.append(path)
-    coverage = _start_coverage(request, scratch_dir)
+    if probe is not None:
+        probe.start()
     try:
         pytest.main(
             ["-q", "-p", "no:cacheprovider", "--rootdir", scratch_dir, "-o", "python_files=*.py", *paths],
@@ -491,7 +576,9 @@ def run_pytest(request, scratch_dir, channel, guard):
         )
         channel.emit("tests_done")
     finally:
-        _stop_coverage(coverage, channel, request, scratch_dir)
+        if probe is not None:
+            probe.stop()
+            channel.emit("coverage", **probe.report(request, scratch_dir))
 
 
 class PreparedTests:
@@ -541,7 +628,7 @@ class TestPreparer:
         return PreparedTests("fast", compiled, None)
 
 
-def run(request, scratch_dir, channel, on_flag, prepared=None):
+def run(request, scratch_dir, channel, on_flag, prepared=None, probe=None):
     """Run the request's tests in this process and report on `channel`; the caller emits `end`."""
     sys.path.insert(0, scratch_dir)
     trusted = [f for f in request["files"] if f != request["solution_path"]]
@@ -563,6 +650,6 @@ def run(request, scratch_dir, channel, on_flag, prepared=None):
                 outcome="error",
             )
             return
-        run_pytest(request, scratch_dir, channel, guard)
+        run_pytest(request, scratch_dir, channel, guard, probe_for(request, scratch_dir, probe))
     else:
-        run_fast(request, scratch_dir, channel, guard, prepared.compiled)
+        run_fast(request, scratch_dir, channel, guard, prepared.compiled, probe_for(request, scratch_dir, probe))

@@ -143,6 +143,7 @@ class VerdictReader:
         self.end = False
         self.coverage = None
         self.timing = []
+        self.return_types = []
         self.flags = []
         self.flooded = False
 
@@ -207,6 +208,8 @@ class VerdictReader:
                 key: record.get(key, [])
                 for key in ("executed_lines", "missing_lines", "executed_branches", "missing_branches")
             }
+        elif kind == "returns":
+            self.return_types = [str(name) for name in record.get("types", [])][:64]
         elif kind == "timing":
             self.timing = [float(x) for x in record.get("cpu_s", [])]
         elif kind == "end":
@@ -221,6 +224,7 @@ class Worker:
         self.counter = 0
         self.pid_ns_checked = False
         self.preparer = runner.TestPreparer()
+        self.coverage_probe = None
 
     # -- start-up ---------------------------------------------------------------------------
     def prepare(self):
@@ -241,6 +245,8 @@ class Worker:
                 preloaded.append(name)
             except Exception:
                 pass
+        if "coverage" in preloaded:
+            self.coverage_probe = runner.CoverageProbe(os.path.join(self.scratch_root, "run"))
         # Few malloc arenas: each thread's arena would otherwise reserve 64 MB of the address-space limit.
         _libc.mallopt(M_ARENA_MAX, 2)
         # Objects that exist now are never collected; freezing them keeps the collector from
@@ -354,7 +360,9 @@ class Worker:
         sys.argv = [os.path.join(scratch, request["solution_path"])]
         channel = runner.VerdictChannel(3, token)
         try:
-            runner.run(request, scratch, channel, lambda name: channel.emit("flag", name=name), prepared)
+            runner.run(
+                request, scratch, channel, lambda name: channel.emit("flag", name=name), prepared, self.coverage_probe
+            )
         except BaseException as exc:
             try:
                 channel.emit("runner_error", message=f"{exc.__class__.__name__}: {runner.safe_repr(exc)}")
@@ -535,6 +543,7 @@ class Worker:
             "runner": verdict.runner,
             "coverage": verdict.coverage,
             "timings_s": verdict.timing,
+            "return_types": verdict.return_types,
         }
 
 

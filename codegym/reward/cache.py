@@ -1,0 +1,161 @@
+"""Result cache for reward breakdowns: SQLite on disk by default, Redis when a URL is configured.
+
+The key is a sha256 over (schema version, task fingerprint, code, reward-config fingerprint,
+sandbox image), so a cached breakdown can only ever be returned for exactly the same program
+judged the same way: a changed task, test, limit, weight, ruff rule or image is a different key.
+Sandbox errors are never stored.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codegym.reward.breakdown import RewardBreakdown
+
+SCHEMA_VERSION = "codegym-reward-v1"
+
+
+def cache_key(task_fingerprint: str, code: str, config_fingerprint: str, image: str, kind: str = "breakdown") -> str:
+    digest = hashlib.sha256()
+    for part in (SCHEMA_VERSION, kind, task_fingerprint, config_fingerprint, image, code):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    misses: int = 0
+    writes: int = 0
+
+    @property
+    def hit_rate(self) -> float:
+        lookups = self.hits + self.misses
+        return self.hits / lookups if lookups else 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {"hits": self.hits, "misses": self.misses, "writes": self.writes, "hit_rate": self.hit_rate}
+
+
+class ResultCache(abc.ABC):
+    def __init__(self) -> None:
+        self.stats = CacheStats()
+        self._stats_lock = threading.Lock()
+
+    @abc.abstractmethod
+    def _get(self, key: str) -> str | None: ...
+
+    @abc.abstractmethod
+    def _set(self, key: str, value: str) -> None: ...
+
+    def get_json(self, key: str) -> dict[str, Any] | None:
+        raw = self._get(key)
+        with self._stats_lock:
+            if raw is None:
+                self.stats.misses += 1
+            else:
+                self.stats.hits += 1
+        return json.loads(raw) if raw is not None else None
+
+    def set_json(self, key: str, value: dict[str, Any]) -> None:
+        self._set(key, json.dumps(value, sort_keys=True))
+        with self._stats_lock:
+            self.stats.writes += 1
+
+    def get(self, key: str) -> RewardBreakdown | None:
+        data = self.get_json(key)
+        return RewardBreakdown.from_dict(data, cached=True) if data is not None else None
+
+    def put(self, key: str, breakdown: RewardBreakdown) -> None:
+        if breakdown.total is None:
+            return  # a sandbox error is not a result
+        self.set_json(key, breakdown.to_dict())
+
+    def close(self) -> None:  # noqa: B027 - optional
+        """Release connections."""
+
+
+class MemoryCache(ResultCache):
+    """Process-local; for tests and one-off runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._data: dict[str, str] = {}
+
+    def _get(self, key: str) -> str | None:
+        return self._data.get(key)
+
+    def _set(self, key: str, value: str) -> None:
+        self._data[key] = value
+
+
+class SQLiteCache(ResultCache):
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = Path(path).expanduser()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._connection = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+        with self._lock, self._connection:
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute(
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL)"
+            )
+
+    def _get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._connection.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _set(self, key: str, value: str) -> None:
+        with self._lock, self._connection:
+            self._connection.execute(
+                "INSERT OR REPLACE INTO results (key, value, created) VALUES (?, ?, ?)", (key, value, time.time())
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+
+class RedisCache(ResultCache):
+    def __init__(self, url: str, *, prefix: str = "codegym:reward:", ttl_s: int | None = None) -> None:
+        import redis
+
+        super().__init__()
+        self.prefix = prefix
+        self.ttl_s = ttl_s
+        self._client = redis.Redis.from_url(url)
+        self._client.ping()
+
+    def _get(self, key: str) -> str | None:
+        raw = self._client.get(self.prefix + key)
+        return raw.decode("utf-8") if raw is not None else None
+
+    def _set(self, key: str, value: str) -> None:
+        self._client.set(self.prefix + key, value, ex=self.ttl_s)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def default_cache_path() -> Path:
+    return Path.home() / ".cache" / "codegym" / "reward.sqlite"
+
+
+def open_cache(spec: str | None) -> ResultCache:
+    """`redis://...` → Redis; `memory` → in-process; a path (or None → the default path) → SQLite."""
+    if spec and spec.startswith(("redis://", "rediss://", "unix://")):
+        return RedisCache(spec)
+    if spec == "memory":
+        return MemoryCache()
+    return SQLiteCache(spec or default_cache_path())

@@ -1,0 +1,177 @@
+"""Reward configuration: weights, gates, penalties and measurement settings (YAML or code)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+COMPONENTS = ("tests", "coverage", "style", "complexity", "efficiency")
+QUALITY_COMPONENTS = ("coverage", "style", "complexity", "efficiency")
+
+
+def bundled_config(relative: str) -> Path:
+    """A file under the project's configs/ (the wheel carries them as codegym/_bundled_configs)."""
+    package = Path(__file__).resolve().parents[1]
+    for root in (package / "_bundled_configs", package.parent / "configs"):
+        if (root / relative).exists():
+            return root / relative
+    return package.parent / "configs" / relative
+
+
+DEFAULT_RUFF_CONFIG = bundled_config("reward/ruff.toml")
+QualityGate = Literal["proportional", "all_passed", "none"]
+CompletionFormat = Literal["auto", "append", "solution"]
+
+
+class RewardConfigError(ValueError):
+    """A reward configuration value is invalid; the message names the file and field."""
+
+
+@dataclass(frozen=True)
+class RewardWeights:
+    tests: float = field(default=1.0, metadata={"help": "Weight of the hidden-test pass fraction."})
+    coverage: float = field(default=0.1, metadata={"help": "Weight of line+branch coverage of generated code."})
+    style: float = field(default=0.1, metadata={"help": "Weight of the ruff style score."})
+    complexity: float = field(default=0.1, metadata={"help": "Weight of radon complexity relative to reference."})
+    efficiency: float = field(default=0.1, metadata={"help": "Weight of CPU time relative to the reference."})
+
+    def __post_init__(self) -> None:
+        for name in COMPONENTS:
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise RewardConfigError(f"weights.{name} must be a number >= 0, got {value!r}")
+        if self.tests <= 0:
+            raise RewardConfigError("weights.tests must be > 0: correctness is what the reward is about")
+
+    def as_dict(self) -> dict[str, float]:
+        return {name: float(getattr(self, name)) for name in COMPONENTS}
+
+    @property
+    def total(self) -> float:
+        return sum(self.as_dict().values())
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """How an execution becomes a reward.
+
+    total = (w_tests * tests + gate * sum(w_q * q)) / sum(w) - penalties, where the gate is `tests`
+    (proportional), 1 only when every hidden test passed (all_passed), or 1 (none). A detected hack
+    zeroes the correctness credit (tests = 0, so gated quality is 0 too) and costs `hack_penalty`.
+    """
+
+    weights: RewardWeights = field(default_factory=RewardWeights, metadata={"help": "Component weights."})
+    quality_gate: QualityGate = field(
+        default="proportional",
+        metadata={"help": "How quality components are gated by correctness: proportional, all_passed, none."},
+    )
+    timeout_penalty: float = field(default=0.1, metadata={"help": "Subtracted when the run timed out."})
+    error_penalty: float = field(default=0.0, metadata={"help": "Subtracted for syntax/runtime errors."})
+    hack_penalty: float = field(default=0.5, metadata={"help": "Subtracted when a hacking detector fires."})
+    detectors: tuple[str, ...] = field(
+        default=("early_exit", "exit_hook_tampering", "stdout_forging", "verdict_forgery", "always_equal",
+                 "test_tampering", "hardcoded_visible"),
+        metadata={"help": "Hacking detectors that zero correctness credit when they fire."},
+    )
+    hardcode_gap: float = field(
+        default=0.5, metadata={"help": "Visible-minus-hidden pass-rate gap that, with visible literals "
+                                       "in the code, counts as hard-coding."}
+    )
+    style_scale: float = field(
+        default=10.0, metadata={"help": "style = 1 / (1 + style_scale * findings / generated_lines)."}
+    )
+    ruff_config: str = field(
+        default=str(DEFAULT_RUFF_CONFIG), metadata={"help": "ruff configuration (rule set) for the style score."}
+    )
+    timing_repeats: int = field(default=3, metadata={"help": "Repeats of the hidden tests for CPU timing."})
+    timing_floor_ms: float = field(
+        default=1.0, metadata={"help": "Added to both CPU times so sub-millisecond noise does not matter."}
+    )
+    completion_format: CompletionFormat = field(
+        default="auto",
+        metadata={"help": "auto: fenced code or a full module is the whole file, else append to the prompt."},
+    )
+    run_visible_tests: bool = field(
+        default=True, metadata={"help": "Also run visible tests (for the visible/hidden gap detector)."}
+    )
+
+    def __post_init__(self) -> None:
+        if isinstance(self.weights, dict):
+            object.__setattr__(self, "weights", RewardWeights(**self.weights))
+        object.__setattr__(self, "detectors", tuple(self.detectors))
+        if self.quality_gate not in ("proportional", "all_passed", "none"):
+            raise RewardConfigError(f"quality_gate must be proportional, all_passed or none, got {self.quality_gate!r}")
+        if self.completion_format not in ("auto", "append", "solution"):
+            raise RewardConfigError(
+                f"completion_format must be auto, append or solution, got {self.completion_format!r}"
+            )
+        for name in ("timeout_penalty", "error_penalty", "hack_penalty", "style_scale", "timing_floor_ms"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or value < 0:
+                raise RewardConfigError(f"{name} must be a number >= 0, got {value!r}")
+        if not 0 < self.hardcode_gap <= 1:
+            raise RewardConfigError(f"hardcode_gap must be in (0, 1], got {self.hardcode_gap!r}")
+        if not isinstance(self.timing_repeats, int) or self.timing_repeats < 1:
+            raise RewardConfigError(f"timing_repeats must be an integer >= 1, got {self.timing_repeats!r}")
+        from codegym.reward.detectors import DETECTORS
+
+        unknown = sorted(set(self.detectors) - set(DETECTORS))
+        if unknown:
+            raise RewardConfigError(f"unknown detectors {unknown}; valid: {', '.join(sorted(DETECTORS))}")
+
+    @property
+    def measures_coverage(self) -> bool:
+        return self.weights.coverage > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["detectors"] = list(self.detectors)
+        return data
+
+    def fingerprint(self) -> str:
+        """Identity of everything that changes a breakdown (the ruff rules included)."""
+        ruff_rules = Path(self.ruff_config).read_bytes() if Path(self.ruff_config).is_file() else b""
+        payload = json.dumps(self.to_dict(), sort_keys=True).encode() + hashlib.sha256(ruff_rules).digest()
+        return hashlib.sha256(payload).hexdigest()
+
+    @classmethod
+    def from_yaml(cls, path: str | Path) -> RewardConfig:
+        path = Path(path)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise RewardConfigError(f"{path}: cannot read reward config: {exc}") from exc
+        if not isinstance(data, dict):
+            raise RewardConfigError(f"{path}: must be a mapping of reward settings")
+        return cls.from_dict(data, source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, source: str = "reward config") -> RewardConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RewardConfigError(f"{source}: unknown field(s) {unknown}; valid: {sorted(known)}")
+        values = dict(data)
+        weights = values.get("weights", {})
+        if not isinstance(weights, dict):
+            raise RewardConfigError(f"{source}: field 'weights' must be a mapping")
+        unknown_weights = sorted(set(weights) - set(COMPONENTS))
+        if unknown_weights:
+            raise RewardConfigError(f"{source}: unknown weights {unknown_weights}; valid: {list(COMPONENTS)}")
+        values["weights"] = RewardWeights(**weights)
+        if "ruff_config" in values:
+            ruff = Path(values["ruff_config"])
+            if not ruff.is_absolute() and source.endswith((".yaml", ".yml")):
+                ruff = (Path(source).parent / ruff).resolve()
+            values["ruff_config"] = str(ruff)
+        try:
+            return cls(**values)
+        except RewardConfigError as exc:
+            raise RewardConfigError(f"{source}: {exc}") from exc
+        except TypeError as exc:
+            raise RewardConfigError(f"{source}: {exc}") from exc

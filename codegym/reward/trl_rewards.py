@@ -1,0 +1,184 @@
+"""Reward functions with TRL's signature, backed by one RewardJudge.
+
+    rewards = TrlRewards(judge, pack)
+    GRPOTrainer(..., reward_funcs=rewards.functions("joint"),
+                args=GRPOConfig(..., reward_weights=rewards.weights("joint")))
+
+Each function takes `(prompts, completions, **kwargs)` — dataset columns such as `task_id` arrive as
+kwargs — and returns one `float | None` per completion: None (never 0) when the sandbox failed.
+TRL logs each function as `rewards/<name>/mean`.
+
+Two equivalent layouts:
+* `joint`: the gated, penalised total as one function (weight 1), plus every component and the
+  hack indicator as weight-0 monitors, so TRL logs them without training on them.
+* `components`: one function per component, each returning its gated contribution, plus a
+  `penalty` function; with `weights("components")` TRL's weighted sum equals the joint total.
+
+The first function called for a batch judges it; the others read a memo. Async variants
+(`async_functions`) run judging in a thread so TRL can overlap it with other async work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from codegym.reward.breakdown import RewardBreakdown
+from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS
+from codegym.reward.extract import completion_text, extract_code
+from codegym.reward.scoring import RewardJudge
+from codegym.tasks.model import Task, TaskPack
+
+Layout = Literal["joint", "components"]
+RewardFunc = Callable[..., list[float | None]]
+
+
+class TrlRewards:
+    def __init__(
+        self,
+        judge: RewardJudge,
+        tasks: TaskPack | Mapping[str, Task],
+        *,
+        task_id_column: str = "task_id",
+        memo_size: int = 16384,
+    ) -> None:
+        self.judge = judge
+        self._pack = tasks if isinstance(tasks, TaskPack) else None
+        self._tasks = dict(tasks.tasks if isinstance(tasks, TaskPack) else tasks)
+        self.task_id_column = task_id_column
+        self._memo: OrderedDict[tuple[str, str], RewardBreakdown] = OrderedDict()
+        self._memo_size = memo_size
+        self._lock = threading.Lock()
+
+    # -- judging -----------------------------------------------------------------------------
+    def _task(self, task_id: str) -> Task:
+        if self._pack is not None:
+            return self._pack.get(task_id)
+        if task_id not in self._tasks:
+            raise KeyError(f"unknown task_id {task_id!r}; the reward functions know {len(self._tasks)} tasks")
+        return self._tasks[task_id]
+
+    def breakdowns(self, completions: Sequence[Any], **kwargs: Any) -> list[RewardBreakdown]:
+        task_ids = kwargs.get(self.task_id_column)
+        if task_ids is None or len(task_ids) != len(completions):
+            raise ValueError(
+                f"the dataset needs a {self.task_id_column!r} column with one id per completion "
+                f"(got {None if task_ids is None else len(task_ids)} for {len(completions)} completions)"
+            )
+        keys = [(str(task_id), completion_text(c)) for task_id, c in zip(task_ids, completions, strict=True)]
+        with self._lock:  # one judging per batch even when TRL calls several functions concurrently
+            missing = [i for i, key in enumerate(keys) if key not in self._memo]
+            if missing:
+                items = []
+                for i in missing:
+                    task = self._task(keys[i][0])
+                    extracted = extract_code(task, keys[i][1], self.judge.config.completion_format)
+                    items.append((task, extracted.code, extracted.first_generated_line))
+                for i, scored in zip(missing, self.judge.score_many(items), strict=True):
+                    self._memo[keys[i]] = scored.breakdown
+                while len(self._memo) > self._memo_size:
+                    self._memo.popitem(last=False)
+            found = [self._memo[key] for key in keys]
+            for key in keys:
+                self._memo.move_to_end(key)
+        if missing:
+            self._log(found, kwargs)
+        return found
+
+    @staticmethod
+    def _log(breakdowns: list[RewardBreakdown], kwargs: dict[str, Any]) -> None:
+        log_metric = kwargs.get("log_metric")
+        if callable(log_metric):
+            count = len(breakdowns) or 1
+            log_metric("codegym/hack_rate", sum(b.hacked for b in breakdowns) / count)
+            log_metric("codegym/pass_rate", sum(b.passed for b in breakdowns) / count)
+            log_metric("codegym/sandbox_error_rate", sum(b.total is None for b in breakdowns) / count)
+        log_extra = kwargs.get("log_extra")
+        if callable(log_extra):
+            log_extra("status", [b.status for b in breakdowns])
+            log_extra("flags", [",".join(b.flags) for b in breakdowns])
+
+    # -- per-sample values -------------------------------------------------------------------
+    def _gate(self, breakdown: RewardBreakdown) -> float:
+        tests = breakdown.components.get("tests") or 0.0
+        return {"proportional": tests, "all_passed": float(breakdown.passed), "none": 1.0}[
+            self.judge.config.quality_gate
+        ]
+
+    def _contribution(self, breakdown: RewardBreakdown, name: str) -> float | None:
+        """The component's share of the joint total, before division by the weight sum."""
+        value = breakdown.components.get(name)
+        if breakdown.total is None:
+            return None
+        if value is None:
+            return 0.0
+        return value if name == "tests" else self._gate(breakdown) * value
+
+    def _penalty(self, breakdown: RewardBreakdown) -> float | None:
+        """total minus the weighted contributions: the penalties (and any renormalisation for an
+        unmeasured component), so that the `components` layout sums exactly to the joint total."""
+        if breakdown.total is None:
+            return None
+        weights = self.judge.config.weights.as_dict()
+        denominator = sum(weights.values())
+        gross = sum(weights[n] / denominator * (self._contribution(breakdown, n) or 0.0) for n in COMPONENTS)
+        return breakdown.total - gross
+
+    # -- TRL functions -----------------------------------------------------------------------
+    def _function(self, name: str, value: Callable[[RewardBreakdown], float | None]) -> RewardFunc:
+        def reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **kwargs: Any):
+            return [value(b) for b in self.breakdowns(completions, **kwargs)]
+
+        reward.__name__ = reward.__qualname__ = name
+        return reward
+
+    def joint(self) -> RewardFunc:
+        return self._function("joint", lambda b: b.total)
+
+    def component(self, name: str, *, gated: bool = False) -> RewardFunc:
+        if name not in COMPONENTS:
+            raise KeyError(f"unknown component {name!r}; valid: {', '.join(COMPONENTS)}")
+        if gated:
+            return self._function(name, lambda b: self._contribution(b, name))
+        return self._function(name, lambda b: None if b.total is None else b.components.get(name))
+
+    def hacks(self) -> RewardFunc:
+        return self._function("hacks", lambda b: None if b.total is None else float(b.hacked))
+
+    def penalty(self) -> RewardFunc:
+        return self._function("penalty", self._penalty)
+
+    def functions(self, layout: Layout = "joint") -> list[RewardFunc]:
+        if layout == "joint":
+            return [self.joint(), *(self.component(n) for n in COMPONENTS), self.hacks()]
+        if layout == "components":
+            return [*(self.component(n, gated=True) for n in COMPONENTS), self.penalty()]
+        raise ValueError(f"layout must be joint or components, got {layout!r}")
+
+    def weights(self, layout: Layout = "joint") -> list[float]:
+        if layout == "joint":
+            return [1.0] + [0.0] * len(COMPONENTS) + [0.0]
+        if layout != "components":
+            raise ValueError(f"layout must be joint or components, got {layout!r}")
+        weights = self.judge.config.weights.as_dict()
+        denominator = sum(weights.values())
+        return [weights[n] / denominator for n in COMPONENTS] + [1.0]
+
+    def async_functions(self, layout: Layout = "joint") -> list[Callable[..., Any]]:
+        return [make_async(f) for f in self.functions(layout)]
+
+
+def make_async(function: RewardFunc) -> Callable[..., Any]:
+    """An `async def` twin (same __name__) that judges in a worker thread."""
+
+    async def reward(*args: Any, **kwargs: Any) -> list[float | None]:
+        return await asyncio.to_thread(function, *args, **kwargs)
+
+    reward.__name__ = reward.__qualname__ = function.__name__
+    return reward
+
+
+__all__ = ["QUALITY_COMPONENTS", "TrlRewards", "make_async"]
