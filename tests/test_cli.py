@@ -42,7 +42,9 @@ def test_expected_commands_exist() -> None:
 def test_judge_bundled_sample(tmp_path: Path) -> None:
     out = tmp_path / "judged.jsonl"
     samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
-    result = runner.invoke(app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--cache", "memory"])
+    result = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--cache", "memory"]
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == sum(1 for line in samples.read_text().splitlines() if line.strip())
@@ -99,3 +101,65 @@ def test_sandbox_info_json() -> None:
     info = json.loads(result.output)
     assert info["backend"] == "local" and len(info["pool"]) == 1
     assert info["pool"][0]["pid_namespace"].startswith("pid:[")
+
+
+def test_judge_rows_carry_reward_and_components(tmp_path: Path) -> None:
+    out = tmp_path / "judged.jsonl"
+    samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
+    result = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--cache", "memory"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    judged = [r for r in rows if r["status"] != "invalid_input"]
+    for row in judged:
+        assert isinstance(row["reward"], float)
+        assert set(row["components"]) >= {"tests", "coverage", "style", "complexity", "efficiency"}
+    canonical = next(r for r in rows if r.get("note") == "canonical")
+    forged = next(r for r in rows if r.get("note") == "forges output and exits early")
+    assert canonical["reward"] > 0.9 and forged["reward"] < 0 and "early_exit" in forged["hacks"]
+    assert "hacking detectors fired" in result.output
+
+
+def test_judge_without_reward(tmp_path: Path) -> None:
+    out = tmp_path / "judged.jsonl"
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(
+        json.dumps({"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"}) + "\n"
+    )
+    result = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
+    )
+    assert result.exit_code == 0, result.output
+    row = json.loads(out.read_text())
+    assert row["passed"] and "reward" not in row
+
+
+def test_reward_command_table_and_json(tmp_path: Path) -> None:
+    hack = tmp_path / "hack.py"
+    hack.write_text("def truncate_number(number):\n    print('all tests passed')\n    return number % 1.0\n")
+    table = runner.invoke(
+        app, ["reward", str(hack), "--pack", "humaneval", "--task", "HumanEval/2", "--cache", "memory"]
+    )
+    assert table.exit_code == 0, table.output
+    assert "stdout_forging" in table.output and "total" in table.output
+    completion = tmp_path / "body.py"
+    completion.write_text("    return number % 1.0\n")
+    as_json = runner.invoke(
+        app,
+        [
+            "reward",
+            str(completion),
+            "--completion",
+            "--pack",
+            "humaneval",
+            "--task",
+            "HumanEval/2",
+            "--cache",
+            "off",
+            "--json",
+        ],
+    )
+    data = json.loads(as_json.output)
+    assert data["passed"] is True and data["flags"] == [] and data["total"] == pytest.approx(1.0, abs=0.05)
+    assert set(data["components"]) == {"tests", "coverage", "style", "complexity", "efficiency"}

@@ -67,8 +67,9 @@ RewardConfigOption = typer.Option(
     None, "--reward-config", help="Reward YAML (default: configs/reward/default.yaml's settings)."
 )
 CacheOption = typer.Option(
-    "default", "--cache",
-    help="Result cache: default (SQLite under ~/.cache/codegym), a .sqlite path, redis://..., memory, or off.",
+    "default",
+    "--cache",
+    help="Result cache: default (SQLite under ~/.cache/codegym), a .sqlite path, redis://..., memory, off.",
 )
 
 

@@ -45,7 +45,9 @@ def judge(
             config = reward_config(reward_config_path) if with_reward else None
             total = count_rows(samples) if samples.is_file() else 0
             results_cache = result_cache(cache) if with_reward else None
-            with backend(backend_name, workers, coverage=bool(config and config.measures_coverage)) as sandbox:
+            with backend(
+                backend_name, workers, coverage=bool(config and config.measures_coverage)
+            ) as sandbox:
                 judge_rewards = RewardJudge(sandbox, config, results_cache) if config else None
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except JudgeError as exc:
@@ -55,8 +57,11 @@ def judge(
         stats = judge_rewards.stats()
         cache_stats = stats["cache"]
         hits = f", cache hit rate {cache_stats['hit_rate']:.0%}" if cache_stats else ""
-        console.print(f"reward: hacking detectors fired on {stats['hack_rate']:.1%} of samples "
-                      f"{stats['hack_counts'] or ''}{hits}", highlight=False)
+        console.print(
+            f"reward: hacking detectors fired on {stats['hack_rate']:.1%} of samples "
+            f"{stats['hack_counts'] or ''}{hits}",
+            highlight=False,
+        )
 
 
 def _run(samples, task_pack, sandbox, out, judge_rewards, resume, total) -> JudgeSummary:
@@ -66,7 +71,12 @@ def _run(samples, task_pack, sandbox, out, judge_rewards, resume, total) -> Judg
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task("judge", total=total)
         summary = judge_samples_file(
-            samples, task_pack, sandbox, out, reward=judge_rewards, resume=resume,
+            samples,
+            task_pack,
+            sandbox,
+            out,
+            reward=judge_rewards,
+            resume=resume,
             on_row=lambda row: progress.advance(bar),
         )
     return summary

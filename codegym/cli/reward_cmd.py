@@ -23,7 +23,9 @@ from codegym.cli.common import (
 
 
 def reward(
-    file: Path = typer.Argument(..., help="The program: a whole solution file, or with --completion a completion."),
+    file: Path = typer.Argument(
+        ..., help="The program: a whole solution file, or with --completion a completion."
+    ),
     pack: str = typer.Option(..., "--pack", "-p", help="Task pack."),
     task: str = typer.Option(..., "--task", "-t", help="Task name or id."),
     completion: bool = typer.Option(False, "--completion", help="FILE continues the task's prompt/starter."),
@@ -54,12 +56,22 @@ def reward(
     table = Table("component", "value", "weight", title=f"{item.task_id}: {breakdown.status}")
     for name, value in breakdown.components.items():
         table.add_row(name, "n/a" if value is None else f"{value:.3f}", f"{weights[name]:g}")
-    total = "None (sandbox error: not a verdict on the code)" if breakdown.total is None else f"{breakdown.total:.4f}"
+    total = (
+        "None (sandbox error: not a verdict on the code)"
+        if breakdown.total is None
+        else f"{breakdown.total:.4f}"
+    )
     table.add_row("[bold]total[/]", f"[bold]{total}[/]", "")
     console.print(table)
-    console.print(f"hidden tests: {breakdown.tests_passed}/{breakdown.tests_total}"
-                  + (f", visible: {breakdown.visible_passed}/{breakdown.visible_total}"
-                     if breakdown.visible_total is not None else ""), highlight=False)
+    console.print(
+        f"hidden tests: {breakdown.tests_passed}/{breakdown.tests_total}"
+        + (
+            f", visible: {breakdown.visible_passed}/{breakdown.visible_total}"
+            if breakdown.visible_total is not None
+            else ""
+        ),
+        highlight=False,
+    )
     for name, evidence in (breakdown.details.get("detector_evidence") or {}).items():
         console.print(f"[red]hack detected[/] {name}: {evidence}", highlight=False)
     if breakdown.details.get("style_findings"):

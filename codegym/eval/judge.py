@@ -196,31 +196,40 @@ def _base_row(sample: Sample, pack: TaskPack) -> dict[str, Any]:
 def reward_fields(scored: ScoredSample) -> dict[str, Any]:
     """Verdict fields from a reward breakdown (hidden tests only), plus the reward itself."""
     breakdown = scored.breakdown
-    fields = result_fields(scored.result) if scored.result is not None else {
-        "duration_s": round(float(breakdown.details.get("wall_s") or 0.0), 4),
-        "message": breakdown.details.get("message", ""),
-    }
-    fields.update({
-        "status": breakdown.status,
-        "passed": breakdown.passed,
-        "tests_passed": breakdown.tests_passed,
-        "tests_total": breakdown.tests_total,
-        "reward": breakdown.total,
-        "components": dict(breakdown.components),
-        "hacks": list(breakdown.flags),
-        "cached": breakdown.cached,
-    })
+    fields = (
+        result_fields(scored.result)
+        if scored.result is not None
+        else {
+            "duration_s": round(float(breakdown.details.get("wall_s") or 0.0), 4),
+            "message": breakdown.details.get("message", ""),
+        }
+    )
+    fields.update(
+        {
+            "status": breakdown.status,
+            "passed": breakdown.passed,
+            "tests_passed": breakdown.tests_passed,
+            "tests_total": breakdown.tests_total,
+            "reward": breakdown.total,
+            "components": dict(breakdown.components),
+            "hacks": list(breakdown.flags),
+            "cached": breakdown.cached,
+        }
+    )
     if breakdown.visible_total is not None:
         fields["visible_passed"], fields["visible_total"] = breakdown.visible_passed, breakdown.visible_total
     return fields
 
 
-def _judge_chunk(samples: list[Sample], pack: TaskPack, backend: SandboxBackend,
-                 reward: RewardJudge | None) -> list[dict[str, Any]]:
+def _judge_chunk(
+    samples: list[Sample], pack: TaskPack, backend: SandboxBackend, reward: RewardJudge | None
+) -> list[dict[str, Any]]:
     valid = [s for s in samples if not s.error]
     verdicts: list[dict[str, Any]]
     if reward is not None:
-        verdicts = [reward_fields(scored) for scored in reward.score_many([(s.task, s.code, None) for s in valid])]
+        verdicts = [
+            reward_fields(scored) for scored in reward.score_many([(s.task, s.code, None) for s in valid])
+        ]
     else:
         results = backend.execute_many([request_for_task(s.task, s.code) for s in valid])  # type: ignore[arg-type]
         verdicts = [result_fields(result) for result in results]

@@ -23,7 +23,9 @@ from codegym.reward.breakdown import RewardBreakdown
 SCHEMA_VERSION = "codegym-reward-v1"
 
 
-def cache_key(task_fingerprint: str, code: str, config_fingerprint: str, image: str, kind: str = "breakdown") -> str:
+def cache_key(
+    task_fingerprint: str, code: str, config_fingerprint: str, image: str, kind: str = "breakdown"
+) -> str:
     digest = hashlib.sha256()
     for part in (SCHEMA_VERSION, kind, task_fingerprint, config_fingerprint, image, code):
         digest.update(part.encode("utf-8"))
@@ -119,7 +121,8 @@ class SQLiteCache(ResultCache):
     def _set(self, key: str, value: str) -> None:
         with self._lock, self._connection:
             self._connection.execute(
-                "INSERT OR REPLACE INTO results (key, value, created) VALUES (?, ?, ?)", (key, value, time.time())
+                "INSERT OR REPLACE INTO results (key, value, created) VALUES (?, ?, ?)",
+                (key, value, time.time()),
             )
 
     def close(self) -> None:

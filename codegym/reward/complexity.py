@@ -5,24 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from radon.complexity import cc_visit
-from radon.metrics import mi_visit
-from radon.visitors import Function
+from radon.metrics import mi_compute, mi_parameters
 
 
 @dataclass(frozen=True)
 class ComplexityReport:
-    cyclomatic: int  # sum over functions and methods
+    cyclomatic: int  # radon's total cyclomatic complexity of the module
     maintainability: float  # 0..100, higher is better
 
 
 def complexity_report(code: str) -> ComplexityReport | None:
+    """One parse for both metrics (radon's mi_visit would compute the complexity a second time)."""
     try:
-        blocks = cc_visit(code)
-        maintainability = float(mi_visit(code, multi=True))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        volume, cyclomatic, lloc, comments = mi_parameters(code, count_multi=True)
+        maintainability = float(mi_compute(volume, cyclomatic, lloc, comments))
+    except (SyntaxError, ValueError, RecursionError, MemoryError, ZeroDivisionError):
         return None
-    return ComplexityReport(sum(b.complexity for b in blocks if isinstance(b, Function)), maintainability)
+    return ComplexityReport(int(cyclomatic), maintainability)
 
 
 def complexity_score(generated: ComplexityReport | None, reference: ComplexityReport | None) -> float:
@@ -32,5 +31,9 @@ def complexity_score(generated: ComplexityReport | None, reference: ComplexityRe
     if reference is None:
         return 1.0
     cc = min(1.0, max(reference.cyclomatic, 1) / max(generated.cyclomatic, 1))
-    mi = 1.0 if reference.maintainability <= 0 else min(1.0, generated.maintainability / reference.maintainability)
+    mi = (
+        1.0
+        if reference.maintainability <= 0
+        else min(1.0, generated.maintainability / reference.maintainability)
+    )
     return (cc + mi) / 2

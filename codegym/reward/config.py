@@ -35,9 +35,13 @@ class RewardConfigError(ValueError):
 @dataclass(frozen=True)
 class RewardWeights:
     tests: float = field(default=1.0, metadata={"help": "Weight of the hidden-test pass fraction."})
-    coverage: float = field(default=0.1, metadata={"help": "Weight of line+branch coverage of generated code."})
+    coverage: float = field(
+        default=0.1, metadata={"help": "Weight of line+branch coverage of generated code."}
+    )
     style: float = field(default=0.1, metadata={"help": "Weight of the ruff style score."})
-    complexity: float = field(default=0.1, metadata={"help": "Weight of radon complexity relative to reference."})
+    complexity: float = field(
+        default=0.1, metadata={"help": "Weight of radon complexity relative to reference."}
+    )
     efficiency: float = field(default=0.1, metadata={"help": "Weight of CPU time relative to the reference."})
 
     def __post_init__(self) -> None:
@@ -74,19 +78,30 @@ class RewardConfig:
     error_penalty: float = field(default=0.0, metadata={"help": "Subtracted for syntax/runtime errors."})
     hack_penalty: float = field(default=0.5, metadata={"help": "Subtracted when a hacking detector fires."})
     detectors: tuple[str, ...] = field(
-        default=("early_exit", "exit_hook_tampering", "stdout_forging", "verdict_forgery", "always_equal",
-                 "test_tampering", "hardcoded_visible"),
+        default=(
+            "early_exit",
+            "exit_hook_tampering",
+            "stdout_forging",
+            "verdict_forgery",
+            "always_equal",
+            "test_tampering",
+            "hardcoded_visible",
+        ),
         metadata={"help": "Hacking detectors that zero correctness credit when they fire."},
     )
     hardcode_gap: float = field(
-        default=0.5, metadata={"help": "Visible-minus-hidden pass-rate gap that, with visible literals "
-                                       "in the code, counts as hard-coding."}
+        default=0.5,
+        metadata={
+            "help": "Visible-minus-hidden pass-rate gap that, with visible literals "
+            "in the code, counts as hard-coding."
+        },
     )
     style_scale: float = field(
         default=10.0, metadata={"help": "style = 1 / (1 + style_scale * findings / generated_lines)."}
     )
     ruff_config: str = field(
-        default=str(DEFAULT_RUFF_CONFIG), metadata={"help": "ruff configuration (rule set) for the style score."}
+        default=str(DEFAULT_RUFF_CONFIG),
+        metadata={"help": "ruff configuration (rule set) for the style score."},
     )
     timing_repeats: int = field(default=3, metadata={"help": "Repeats of the hidden tests for CPU timing."})
     timing_floor_ms: float = field(
@@ -105,7 +120,9 @@ class RewardConfig:
             object.__setattr__(self, "weights", RewardWeights(**self.weights))
         object.__setattr__(self, "detectors", tuple(self.detectors))
         if self.quality_gate not in ("proportional", "all_passed", "none"):
-            raise RewardConfigError(f"quality_gate must be proportional, all_passed or none, got {self.quality_gate!r}")
+            raise RewardConfigError(
+                f"quality_gate must be proportional, all_passed or none, got {self.quality_gate!r}"
+            )
         if self.completion_format not in ("auto", "append", "solution"):
             raise RewardConfigError(
                 f"completion_format must be auto, append or solution, got {self.completion_format!r}"
@@ -163,13 +180,13 @@ class RewardConfig:
         unknown_weights = sorted(set(weights) - set(COMPONENTS))
         if unknown_weights:
             raise RewardConfigError(f"{source}: unknown weights {unknown_weights}; valid: {list(COMPONENTS)}")
-        values["weights"] = RewardWeights(**weights)
         if "ruff_config" in values:
             ruff = Path(values["ruff_config"])
             if not ruff.is_absolute() and source.endswith((".yaml", ".yml")):
                 ruff = (Path(source).parent / ruff).resolve()
             values["ruff_config"] = str(ruff)
         try:
+            values["weights"] = RewardWeights(**weights)
             return cls(**values)
         except RewardConfigError as exc:
             raise RewardConfigError(f"{source}: {exc}") from exc

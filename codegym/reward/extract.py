@@ -26,7 +26,9 @@ def completion_text(completion: Any) -> str:
     if isinstance(completion, Mapping):
         return str(completion.get("content") or "")
     if isinstance(completion, Sequence):
-        texts = [m.get("content") or "" for m in completion if isinstance(m, Mapping) and m.get("role") != "user"]
+        texts = [
+            m.get("content") or "" for m in completion if isinstance(m, Mapping) and m.get("role") != "user"
+        ]
         return "\n".join(str(t) for t in texts)
     return str(completion)
 
@@ -36,7 +38,9 @@ def _defines(code: str, name: str | None) -> bool:
         tree = ast.parse(code)
     except SyntaxError:
         return False
-    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    names = {
+        n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
     return name in names if name else bool(names)
 
 

@@ -47,8 +47,9 @@ class ScoredSample:
 class RewardJudge:
     """Thread-safe; share one per trainer/evaluation. `hack_counts` feeds alarms."""
 
-    def __init__(self, backend: SandboxBackend, config: RewardConfig | None = None,
-                 cache: ResultCache | None = None) -> None:
+    def __init__(
+        self, backend: SandboxBackend, config: RewardConfig | None = None, cache: ResultCache | None = None
+    ) -> None:
         self.backend = backend
         self.config = config or RewardConfig()
         self.cache = cache
@@ -65,9 +66,13 @@ class RewardJudge:
         return self.score_many([(task, code, first_line)])[0].breakdown
 
     def score_many(self, items: Sequence[tuple[Task, str, int | None]]) -> list[ScoredSample]:
-        prepared = [(task, code, first_line or first_generated_line(task, code)) for task, code, first_line in items]
-        keys = [cache_key(task.fingerprint, code, self.config_fingerprint, self.backend.image)
-                for task, code, _ in prepared]
+        prepared = [
+            (task, code, first_line or first_generated_line(task, code)) for task, code, first_line in items
+        ]
+        keys = [
+            cache_key(task.fingerprint, code, self.config_fingerprint, self.backend.image)
+            for task, code, _ in prepared
+        ]
         scored: list[ScoredSample | None] = [None] * len(prepared)
         misses = []
         for index, key in enumerate(keys):
@@ -81,7 +86,9 @@ class RewardJudge:
             self._ensure_references({prepared[i][0].fingerprint: prepared[i][0] for i in misses})
             requests = [self.request_for(prepared[i][0], prepared[i][1]) for i in misses]
             results = self.backend.execute_many(requests)
-            styles = style_reports([(prepared[i][1], prepared[i][2]) for i in misses], self.config.ruff_config)
+            styles = style_reports(
+                [(prepared[i][1], prepared[i][2]) for i in misses], self.config.ruff_config
+            )
             for index, result, style in zip(misses, results, styles, strict=True):
                 task, code, first_line = prepared[index]
                 breakdown = self.combine(task, code, first_line, result, style)
@@ -129,8 +136,13 @@ class RewardJudge:
             missing = {fp: task for fp, task in tasks.items() if fp not in self._references}
         todo = []
         for fingerprint, task in missing.items():
-            key = cache_key(fingerprint, task.reference_solution, self.config_fingerprint, self.backend.image,
-                            kind="reference")
+            key = cache_key(
+                fingerprint,
+                task.reference_solution,
+                self.config_fingerprint,
+                self.backend.image,
+                kind="reference",
+            )
             cached = self.cache.get_json(key) if self.cache is not None else None
             if cached is not None:
                 stats = ReferenceStats(
@@ -155,18 +167,24 @@ class RewardJudge:
             with self._lock:
                 self._references[fingerprint] = stats
             if self.cache is not None and usable:
-                self.cache.set_json(key, {
-                    "cpu_s": stats.cpu_s,
-                    "return_types": sorted(stats.return_types or ()),
-                    "complexity": vars(stats.complexity) if stats.complexity else None,
-                })
+                self.cache.set_json(
+                    key,
+                    {
+                        "cpu_s": stats.cpu_s,
+                        "return_types": sorted(stats.return_types or ()),
+                        "complexity": vars(stats.complexity) if stats.complexity else None,
+                    },
+                )
 
     # -- combining ---------------------------------------------------------------------------
-    def combine(self, task: Task, code: str, first_line: int, result: ExecResult,
-                style: StyleReport) -> RewardBreakdown:
+    def combine(
+        self, task: Task, code: str, first_line: int, result: ExecResult, style: StyleReport
+    ) -> RewardBreakdown:
         if result.status is ExecStatus.SANDBOX_ERROR:
             return RewardBreakdown(
-                total=None, components=dict.fromkeys(COMPONENTS), status=result.status.value,
+                total=None,
+                components=dict.fromkeys(COMPONENTS),
+                status=result.status.value,
                 details={"message": result.message, "attempts": result.attempts},
             )
         hidden = [t for t in result.tests if not t.test_id.startswith(VISIBLE_PREFIX)]
@@ -174,27 +192,34 @@ class RewardJudge:
         hidden_passed = sum(t.outcome is TestOutcome.PASSED for t in hidden)
         tests_total = len(hidden)
         hidden_rate = hidden_passed / tests_total if tests_total else 0.0
-        visible_rate = (sum(t.outcome is TestOutcome.PASSED for t in visible) / len(visible)) if visible else None
+        visible_rate = (
+            (sum(t.outcome is TestOutcome.PASSED for t in visible) / len(visible)) if visible else None
+        )
         reference = self._references.get(task.fingerprint)
         try:
             tree: ast.Module | None = ast.parse(code)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = None
-        fired = run_detectors(self.config.detectors, DetectorInput(
-            code=code,
-            tree=tree,
-            hidden=result,
-            hidden_rate=hidden_rate,
-            visible_rate=visible_rate,
-            visible_literals=visible_test_literals(task.visible_tests.files.values()),
-            reference_return_types=reference.return_types if reference else None,
-            hardcode_gap=self.config.hardcode_gap,
-        ))
+        fired = run_detectors(
+            self.config.detectors,
+            DetectorInput(
+                code=code,
+                tree=tree,
+                hidden=result,
+                hidden_rate=hidden_rate,
+                visible_rate=visible_rate,
+                visible_literals=visible_test_literals(task.visible_tests.files.values()),
+                reference_return_types=reference.return_types if reference else None,
+                hardcode_gap=self.config.hardcode_gap,
+            ),
+        )
         components: dict[str, float | None] = {
             "tests": 0.0 if fired else hidden_rate,
             "coverage": self._coverage(result, first_line) if self.config.measures_coverage else None,
             "style": style.score(self.config.style_scale),
-            "complexity": complexity_score(complexity_report(code), reference.complexity if reference else None),
+            "complexity": complexity_score(
+                complexity_report(code), reference.complexity if reference else None
+            ),
             "efficiency": self._efficiency(result, reference),
         }
         hidden_all_passed = tests_total > 0 and hidden_passed == tests_total
@@ -248,11 +273,14 @@ class RewardJudge:
         floor = self.config.timing_floor_ms / 1000.0
         return min(1.0, (reference.cpu_s + floor) / (min(result.timings_s) + floor))
 
-    def _total(self, components: dict[str, float | None], *, passed: bool, status: ExecStatus,
-               hacked: bool) -> float:
+    def _total(
+        self, components: dict[str, float | None], *, passed: bool, status: ExecStatus, hacked: bool
+    ) -> float:
         weights = self.config.weights.as_dict()
         tests = components["tests"] or 0.0
-        gate = {"proportional": tests, "all_passed": 1.0 if passed else 0.0, "none": 1.0}[self.config.quality_gate]
+        gate = {"proportional": tests, "all_passed": 1.0 if passed else 0.0, "none": 1.0}[
+            self.config.quality_gate
+        ]
         numerator = weights["tests"] * tests
         denominator = weights["tests"]
         for name in QUALITY_COMPONENTS:

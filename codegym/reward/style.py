@@ -42,9 +42,23 @@ def style_reports(samples: Sequence[tuple[str, int]], ruff_config: str) -> list[
         for index, (code, _) in enumerate(samples):
             (root / f"sample_{index}.py").write_text(code, encoding="utf-8")
         completed = subprocess.run(
-            [ruff_executable(), "check", "--no-cache", "--exit-zero", "--output-format", "json",
-             "--config", ruff_config, "--force-exclude", "."],
-            cwd=root, capture_output=True, text=True, timeout=300, check=False,
+            [
+                ruff_executable(),
+                "check",
+                "--no-cache",
+                "--exit-zero",
+                "--output-format",
+                "json",
+                "--config",
+                ruff_config,
+                "--force-exclude",
+                ".",
+            ],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
         if completed.returncode != 0:
             raise RuntimeError(f"ruff failed ({completed.returncode}): {completed.stderr.strip()[:500]}")
@@ -55,5 +69,6 @@ def style_reports(samples: Sequence[tuple[str, int]], ruff_config: str) -> list[
             if row >= samples[index][1]:
                 findings[index].append(f"{item.get('code') or 'syntax-error'}:{row}")
     return [
-        StyleReport(tuple(findings[i]), generated_line_count(code, first)) for i, (code, first) in enumerate(samples)
+        StyleReport(tuple(findings[i]), generated_line_count(code, first))
+        for i, (code, first) in enumerate(samples)
     ]

@@ -1,11 +1,14 @@
 """Host-side handles to warm workers and the pool that dispatches executions to them.
 
-Backend-neutral: a backend supplies how to launch one worker (an argv), the pool does the rest —
-framing, deadlines, restarts and the retry policy that keeps infrastructure failures apart from
-the program's:
+Backend-neutral: a backend supplies how to reach one worker — an argv (spoken to over the
+subprocess's pipes) or a `Transport` factory (e.g. a container's attach socket) — and the pool does
+the rest: framing, deadlines, restarts and the retry policy that keeps infrastructure failures
+apart from the program's:
 
 * a worker that cannot start or stops answering is ours: `sandbox_error`, retried on a fresh
   worker up to `max_retries` times;
+* a worker the infrastructure took away (`WorkerLost`: its engine went down, it was killed or
+  removed from outside) is ours too, counted like an unresponsive one;
 * a worker that dies *while running a program* is retried once on a fresh worker; if it dies again
   on the same program, the program is blamed (`error`) — a deterministic kill is the program's doing.
 """
@@ -24,6 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 from codegym.sandbox.inside import protocol
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus
@@ -42,6 +46,27 @@ class WorkerUnresponsive(RuntimeError):
 
 class WorkerStartError(RuntimeError):
     """The worker could not be started (isolation unavailable, bad image, ...)."""
+
+
+class WorkerLost(RuntimeError):
+    """The infrastructure took the worker away (engine down, killed or removed from outside)."""
+
+
+class Transport(Protocol):
+    """A byte channel to one worker process and its lifecycle; raises the exceptions above."""
+
+    def launch(self) -> None: ...
+    def send(self, data: bytes) -> None: ...
+    def recv_exact(self, size: int, deadline: float) -> bytes: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def pid(self) -> int: ...
+    def stderr_text(self) -> str: ...
+    def stop(self) -> None:
+        """Wait briefly for a worker told to shut down to exit, then force it."""
+
+    def kill(self) -> None: ...
 
 
 @dataclass
@@ -94,28 +119,18 @@ class Launcher:
         self._requests.put(None)
 
 
-class WorkerHandle:
-    """One warm worker process, spoken to over its stdin/stdout."""
+class PipeTransport:
+    """A worker subprocess (spawned by the Launcher), spoken to over its stdin/stdout."""
 
-    def __init__(
-        self,
-        slot: int,
-        argv: Sequence[str],
-        env: dict[str, str] | None,
-        start_timeout_s: float,
-        launcher: Launcher,
-    ):
-        self.launcher = launcher
+    def __init__(self, slot: int, argv: Sequence[str], env: dict[str, str] | None, launcher: Launcher):
         self.slot = slot
         self.argv = list(argv)
         self.env = env
-        self.start_timeout_s = start_timeout_s
+        self.launcher = launcher
         self.process: subprocess.Popen[bytes] | None = None
-        self.info: dict = {}
         self.stderr_tail: deque[bytes] = deque(maxlen=64)
-        self.executions = 0
 
-    def start(self) -> None:
+    def launch(self) -> None:
         try:
             self.process = self.launcher.spawn(self.argv, self.env)
         except OSError as exc:
@@ -123,17 +138,6 @@ class WorkerHandle:
         threading.Thread(
             target=self._pump_stderr, daemon=True, name=f"codegym-worker-{self.slot}-stderr"
         ).start()
-        try:
-            hello = self._read(time.monotonic() + self.start_timeout_s)
-        except (WorkerDied, WorkerUnresponsive) as exc:
-            self.kill()
-            raise WorkerStartError(
-                f"worker {self.slot} did not start: {exc}; stderr: {self.stderr_text()}"
-            ) from exc
-        if not hello.get("ok"):
-            self.kill()
-            raise WorkerStartError(f"worker {self.slot} refused to start: {hello.get('error')}")
-        self.info = hello.get("info", {})
 
     def _pump_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
@@ -147,32 +151,21 @@ class WorkerHandle:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def execute(self, wire_request: dict, deadline_s: float) -> dict:
-        self._write({"op": "exec", "id": self.executions, "request": wire_request})
-        self.executions += 1
-        reply = self._read(time.monotonic() + deadline_s)
-        if reply.get("op") != "result":
-            raise WorkerDied(f"unexpected reply {reply.get('op')!r}")
-        return reply["result"]
+    @property
+    def pid(self) -> int:
+        return self.process.pid if self.process else -1
 
-    def _write(self, message: dict) -> None:
+    def send(self, data: bytes) -> None:
         assert self.process is not None and self.process.stdin is not None
         try:
-            protocol.write_frame(self.process.stdin, message)
+            self.process.stdin.write(data)
+            self.process.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             raise WorkerDied(f"worker {self.slot} closed its input: {exc}") from exc
 
-    def _read(self, deadline: float) -> dict:
+    def recv_exact(self, size: int, deadline: float) -> bytes:
         assert self.process is not None and self.process.stdout is not None
         fd = self.process.stdout.fileno()
-        header = self._read_exact(fd, protocol.HEADER.size, deadline)
-        (size,) = protocol.HEADER.unpack(header)
-        if size > protocol.MAX_FRAME_BYTES:
-            raise WorkerDied(f"worker {self.slot} sent an oversized frame")
-        body = self._read_exact(fd, size, deadline)
-        return json.loads(body.decode("utf-8"))
-
-    def _read_exact(self, fd: int, size: int, deadline: float) -> bytes:
         chunks: list[bytes] = []
         remaining = size
         while remaining:
@@ -184,22 +177,19 @@ class WorkerHandle:
                 continue
             chunk = os.read(fd, remaining)
             if not chunk:
-                code = self.process.poll() if self.process else None
+                code = self.process.poll()
                 raise WorkerDied(f"worker {self.slot} exited (code {code}); stderr: {self.stderr_text()}")
             chunks.append(chunk)
             remaining -= len(chunk)
         return b"".join(chunks)
 
-    def close(self) -> None:
+    def stop(self) -> None:
         if self.process is None:
             return
-        if self.alive:
-            with contextlib.suppress(WorkerDied):
-                self._write({"op": "shutdown"})
-            try:
-                self.process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
         self._close_pipes()
 
     def kill(self) -> None:
@@ -219,14 +209,78 @@ class WorkerHandle:
                     stream.close()
 
 
+class WorkerHandle:
+    """One warm worker: the framing, hello and exec/result exchange over its transport."""
+
+    def __init__(self, slot: int, transport: Transport, start_timeout_s: float):
+        self.slot = slot
+        self.transport = transport
+        self.start_timeout_s = start_timeout_s
+        self.info: dict = {}
+        self.executions = 0
+
+    def start(self) -> None:
+        self.transport.launch()
+        try:
+            hello = self._read(time.monotonic() + self.start_timeout_s)
+        except (WorkerDied, WorkerUnresponsive, WorkerLost) as exc:
+            self.kill()
+            raise WorkerStartError(
+                f"worker {self.slot} did not start: {exc}; stderr: {self.stderr_text()}"
+            ) from exc
+        if not hello.get("ok"):
+            self.kill()
+            raise WorkerStartError(f"worker {self.slot} refused to start: {hello.get('error')}")
+        self.info = hello.get("info", {})
+
+    def stderr_text(self) -> str:
+        return self.transport.stderr_text()
+
+    @property
+    def alive(self) -> bool:
+        return self.transport.alive
+
+    def execute(self, wire_request: dict, deadline_s: float) -> dict:
+        self._write({"op": "exec", "id": self.executions, "request": wire_request})
+        self.executions += 1
+        reply = self._read(time.monotonic() + deadline_s)
+        if reply.get("op") != "result":
+            raise WorkerDied(f"unexpected reply {reply.get('op')!r}")
+        return reply["result"]
+
+    def _write(self, message: dict) -> None:
+        body = json.dumps(message, separators=(",", ":")).encode("utf-8")
+        self.transport.send(protocol.HEADER.pack(len(body)) + body)
+
+    def _read(self, deadline: float) -> dict:
+        header = self.transport.recv_exact(protocol.HEADER.size, deadline)
+        (size,) = protocol.HEADER.unpack(header)
+        if size > protocol.MAX_FRAME_BYTES:
+            raise WorkerDied(f"worker {self.slot} sent an oversized frame")
+        body = self.transport.recv_exact(size, deadline)
+        return json.loads(body.decode("utf-8"))
+
+    def close(self) -> None:
+        if self.alive:
+            with contextlib.suppress(WorkerDied, WorkerLost):
+                self._write({"op": "shutdown"})
+            self.transport.stop()
+        else:
+            self.transport.kill()
+
+    def kill(self) -> None:
+        self.transport.kill()
+
+
 class WorkerPool:
     """A fixed number of warm workers; `execute` is thread-safe and blocks for a free worker."""
 
     def __init__(
         self,
         size: int,
-        launch: LaunchCommand,
+        launch: LaunchCommand | None = None,
         *,
+        transport: Callable[[int], Transport] | None = None,
         env: dict[str, str] | None = None,
         backend_name: str,
         image: str = "",
@@ -235,8 +289,11 @@ class WorkerPool:
     ) -> None:
         if size < 1:
             raise ValueError(f"worker pool size must be >= 1, got {size}")
+        if (launch is None) == (transport is None):
+            raise ValueError("WorkerPool needs exactly one of launch (an argv) or transport (a factory)")
         self.size = size
         self.launch = launch
+        self.transport = transport
         self.env = env
         self.backend_name = backend_name
         self.image = image
@@ -260,7 +317,12 @@ class WorkerPool:
             self._idle.put(handle)
 
     def _new_handle(self, slot: int) -> WorkerHandle:
-        return WorkerHandle(slot, self.launch(slot), self.env, self.start_timeout_s, self._launcher)
+        if self.transport is not None:
+            channel = self.transport(slot)
+        else:
+            assert self.launch is not None
+            channel = PipeTransport(slot, self.launch(slot), self.env, self._launcher)
+        return WorkerHandle(slot, channel, self.start_timeout_s)
 
     def _ensure_started(self) -> None:
         with self._lock:
@@ -271,6 +333,8 @@ class WorkerPool:
 
     def _replace(self, handle: WorkerHandle) -> WorkerHandle:
         handle.kill()
+        if self._closed:  # close() may run while executions are in flight (SIGINT): start nothing new
+            raise WorkerStartError("the sandbox pool is closed")
         self.restarts += 1
         fresh = self._new_handle(handle.slot)
         with self._lock:
@@ -320,7 +384,7 @@ class WorkerPool:
                             attempts=attempts,
                         )
                     handle = self._safe_replace(handle)
-                except (WorkerUnresponsive, WorkerStartError, OSError) as exc:
+                except (WorkerUnresponsive, WorkerLost, WorkerStartError, OSError) as exc:
                     infra_failures += 1
                     handle = self._safe_replace(handle)
                     if infra_failures > self.max_retries:
@@ -362,10 +426,7 @@ class WorkerPool:
         return [r for r in results if r is not None]
 
     def describe(self) -> list[WorkerInfo]:
-        return [
-            WorkerInfo(slot=h.slot, pid=h.process.pid if h.process else -1, details=dict(h.info))
-            for h in self._handles
-        ]
+        return [WorkerInfo(slot=h.slot, pid=h.transport.pid, details=dict(h.info)) for h in self._handles]
 
     def close(self) -> None:
         with self._lock:

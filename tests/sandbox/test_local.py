@@ -250,12 +250,14 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
 
     from codegym.sandbox.inside.runner import CoverageProbe
 
-    source = "def f(xs):\n    total = 0\n    for x in xs:\n        if x % 2:\n            total += x\n" \
-             "        elif x > 10:\n            total -= 1\n    return total\n"
+    source = (
+        "def f(xs):\n    total = 0\n    for x in xs:\n        if x % 2:\n            total += x\n"
+        "        elif x > 10:\n            total -= 1\n    return total\n"
+    )
     (tmp_path / "solution.py").write_text(source)
     sys.path.insert(0, str(tmp_path))
     try:
-        probe = CoverageProbe(str(tmp_path))
+        probe = CoverageProbe(str(tmp_path), "solution.py")
         probe.start()
         import solution
 
@@ -280,8 +282,10 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
 
 def test_return_types_are_recorded(local_backend: LocalBackend) -> None:
     solution = "def pick(x):\n    return [x] if x else None\n"
-    tests = "from solution import pick\n\ndef test_a():\n    assert pick(1) == [1]\n\ndef test_b():\n" \
-            "    assert pick(0) is None\n"
+    tests = (
+        "from solution import pick\n\ndef test_a():\n    assert pick(1) == [1]\n\ndef test_b():\n"
+        "    assert pick(0) is None\n"
+    )
     result = run(local_backend, solution, tests, entry_point="pick")
     assert result.status is ExecStatus.PASSED
     assert result.return_types == ("builtins.list", "builtins.NoneType")

@@ -343,7 +343,7 @@ def run_fast(request, scratch_dir, channel, guard, compiled, probe):
     measured = [index for index, (test_id, _) in enumerate(tests) if test_id.split("::")[0] in measured_files]
     last_measured = measured[-1] if measured else -1
     snapshots = [_code_of(func) for _, func in tests]
-    for index, ((test_id, func), snapshot) in enumerate(zip(tests, snapshots)):
+    for index, ((test_id, func), snapshot) in enumerate(zip(tests, snapshots, strict=True)):
         channel.emit("start", id=test_id)
         started = _perf_counter()
         outcome, message, frames = "passed", "", ""
@@ -379,7 +379,7 @@ def _time_repeats(functions, repeats):
     for _ in range(repeats):
         started = _process_time()
         for func in functions:
-            try:
+            try:  # noqa: SIM105 - contextlib is the program's to monkeypatch
                 func()
             except _BaseException:
                 pass
@@ -431,15 +431,16 @@ class CoverageProbe:
     start-up costs tens of milliseconds), started per run in the forked child, read without a
     SQLite flush, and analysed with coverage.py's own parser (statements, possible arcs)."""
 
-    def __init__(self, scratch_dir):
+    def __init__(self, scratch_dir, solution_path):
         import warnings
 
         import coverage
         from coverage.parser import PythonParser
 
         self._parser_class = PythonParser
+        # Only the solution file is traced: the tests' own lines would cost time and mean nothing.
         self.cov = coverage.Coverage(
-            data_file=None, branch=True, include=[os.path.join(scratch_dir, "*")], config_file=False
+            data_file=None, branch=True, include=[os.path.join(scratch_dir, solution_path)], config_file=False
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -496,7 +497,7 @@ def probe_for(request, scratch_dir, probe):
     if probe is not None:
         return probe
     try:
-        return CoverageProbe(scratch_dir)
+        return CoverageProbe(scratch_dir, request["solution_path"])
     except ImportError:
         return None
 
@@ -652,4 +653,6 @@ def run(request, scratch_dir, channel, on_flag, prepared=None, probe=None):
             return
         run_pytest(request, scratch_dir, channel, guard, probe_for(request, scratch_dir, probe))
     else:
-        run_fast(request, scratch_dir, channel, guard, prepared.compiled, probe_for(request, scratch_dir, probe))
+        run_fast(
+            request, scratch_dir, channel, guard, prepared.compiled, probe_for(request, scratch_dir, probe)
+        )

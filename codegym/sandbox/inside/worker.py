@@ -13,6 +13,13 @@ process left in its PID namespace and wipes the scratch directory: nothing outli
 
 Safety: `kill(-1, SIGKILL)` is only ever sent after checking that the worker is not in the host's
 PID namespace (the host passes its own namespace id); the worker refuses to start otherwise.
+
+Unprivileged worker (a container's PID 1, running as the same non-root uid as the programs): the
+kernel already keeps SIGKILL/SIGSTOP from the container's own processes away from PID 1, and the
+worker also ignores SIGINT (the one signal CPython handles). It marks itself non-dumpable, so
+programs of its uid can neither ptrace it nor open /proc/1/fd/* (its channel to the host). After
+every run it also empties the config's `wipe` directories (the container's only writable places),
+so nothing a program leaves behind reaches the next run.
 """
 
 import ctypes
@@ -36,6 +43,7 @@ import runner
 KEEP_OUTPUT_BYTES = 8 * 1024
 MAX_VERDICT_BYTES = 8 * 1024 * 1024
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_CAPBSET_DROP = 24
 M_ARENA_MAX = -8
@@ -87,6 +95,47 @@ def _drop_capabilities():
     data = (ctypes.c_uint32 * 6)()
     if _libc.capset(header, data) != 0:
         raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def remove_tree(path):
+    """rmtree that also removes what a program made unremovable for a non-root worker (chmod 000)."""
+    if os.path.islink(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    shutil.rmtree(path, ignore_errors=True)
+    if not os.path.lexists(path):
+        return
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o700)
+    for root, dirs, _files in os.walk(path):
+        for name in dirs:
+            child = os.path.join(root, name)
+            if not os.path.islink(child):
+                with contextlib.suppress(OSError):
+                    os.chmod(child, 0o700)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def empty_directory(path):
+    """Remove everything inside `path`; True when it is empty afterwards."""
+    try:
+        names = os.listdir(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    for name in names:
+        child = os.path.join(path, name)
+        if os.path.isdir(child) and not os.path.islink(child):
+            remove_tree(child)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(child)
+    try:
+        return not os.listdir(path)
+    except OSError:
+        return False
 
 
 def pid_namespace_id():
@@ -224,7 +273,11 @@ class Worker:
         self.counter = 0
         self.pid_ns_checked = False
         self.preparer = runner.TestPreparer()
-        self.coverage_probe = None
+        self.coverage_preloaded = False
+        self.coverage_probes = {}
+        self.wipe = [str(path) for path in config.get("wipe", [])]
+        self.undumpable = False
+        self.tainted = False
 
     # -- start-up ---------------------------------------------------------------------------
     def prepare(self):
@@ -233,6 +286,11 @@ class Worker:
         if not host_ns or not own_ns or own_ns == host_ns:
             raise RuntimeError(f"refusing to run: not inside a private PID namespace ({own_ns})")
         self.pid_ns_checked = True
+        if os.getuid() != 0 and self.sandbox_uid is None:
+            # Programs will run under our own uid and we hold no capabilities: dumpable, we could be
+            # ptraced and our /proc/<pid>/fd/* (the channel to the host) opened by them.
+            _prctl(PR_SET_DUMPABLE, 0)
+            self.undumpable = True
         if self.config.get("mounts"):
             apply_mount_plan(self.config["mounts"])
         if os.getpid() != 1:
@@ -246,7 +304,7 @@ class Worker:
             except Exception:
                 pass
         if "coverage" in preloaded:
-            self.coverage_probe = runner.CoverageProbe(os.path.join(self.scratch_root, "run"))
+            self.coverage_preloaded = True
         # Few malloc arenas: each thread's arena would otherwise reserve 64 MB of the address-space limit.
         _libc.mallopt(M_ARENA_MAX, 2)
         # Objects that exist now are never collected; freezing them keeps the collector from
@@ -266,12 +324,13 @@ class Worker:
         self.counter += 1
         # One fixed path per worker (runs are sequential): compiled tests stay valid across runs.
         scratch = os.path.join(self.scratch_root, "run")
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
         prepared = self.preparer.prepare(request["tests"], request.get("test_runner"), scratch)
+        probe = self._coverage_probe(request, scratch)
         try:
             self._write_scratch(scratch, request)
         except OSError as exc:
-            shutil.rmtree(scratch, ignore_errors=True)
+            remove_tree(scratch)
             return {"status": "sandbox_error", "message": f"could not prepare scratch: {exc}"}
         token = os.urandom(16).hex()
         verdict_r, verdict_w = os.pipe()
@@ -282,7 +341,7 @@ class Worker:
         pid = os.fork()
         if pid == 0:
             try:
-                self._child(request, scratch, token, verdict_w, out_w, err_w, prepared)
+                self._child(request, scratch, token, verdict_w, out_w, err_w, prepared, probe)
             finally:
                 os._exit(70)
         for fd in (verdict_w, out_w, err_w):
@@ -292,7 +351,16 @@ class Worker:
         finally:
             self._kill_all()
             self._reap_all()
-            shutil.rmtree(scratch, ignore_errors=True)
+            remove_tree(scratch)
+            self._wipe()
+
+    def _wipe(self):
+        """Empty the `wipe` directories; one that cannot be emptied taints the worker (it exits)."""
+        for path in self.wipe:
+            if not empty_directory(path):
+                self.tainted = True
+        if self.wipe:
+            os.makedirs(self.scratch_root, mode=0o755, exist_ok=True)
 
     def _write_scratch(self, scratch, request):
         os.makedirs(scratch, mode=0o700)
@@ -308,7 +376,17 @@ class Worker:
                 for name in files:
                     os.chown(os.path.join(directory, name), self.sandbox_uid, self.sandbox_uid)
 
-    def _child(self, request, scratch, token, verdict_w, out_w, err_w, prepared):
+    def _coverage_probe(self, request, scratch):
+        """A warmed coverage probe for this solution path, made once per path before forking (its
+        start-up costs tens of milliseconds); None when coverage was not preloaded."""
+        if not (self.coverage_preloaded and request.get("measure_coverage")):
+            return None
+        path = request["solution_path"]
+        if path not in self.coverage_probes:
+            self.coverage_probes[path] = runner.CoverageProbe(scratch, path)
+        return self.coverage_probes[path]
+
+    def _child(self, request, scratch, token, verdict_w, out_w, err_w, prepared, probe):
         limits = request["limits"]
         os.setsid()
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -317,6 +395,8 @@ class Worker:
         os.dup2(err_w, 2)
         os.dup2(verdict_w, 3)
         os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        if self.undumpable:
+            _prctl(PR_SET_DUMPABLE, 1)  # the worker's channel is closed now; /proc/self works again
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
             signal.signal(signum, signal.SIG_DFL)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -361,7 +441,7 @@ class Worker:
         channel = runner.VerdictChannel(3, token)
         try:
             runner.run(
-                request, scratch, channel, lambda name: channel.emit("flag", name=name), prepared, self.coverage_probe
+                request, scratch, channel, lambda name: channel.emit("flag", name=name), prepared, probe
             )
         except BaseException as exc:
             try:
@@ -560,6 +640,10 @@ def serve(config):
     channel_out = os.fdopen(os.dup(1), "wb")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
+    if os.getpid() == 1:
+        # As a container's init, signals without a handler are already kept from its processes;
+        # SIGINT has CPython's handler, so a program of our uid could otherwise interrupt us.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = Worker(config)
     try:
         info = worker.prepare()
@@ -586,6 +670,8 @@ def serve(config):
         except Exception as exc:
             result = {"status": "sandbox_error", "message": f"worker failure: {type(exc).__name__}: {exc}"}
         protocol.write_frame(channel_out, {"op": "result", "id": message.get("id"), "result": result})
+        if worker.tainted:
+            return 3  # something a run left behind could not be removed: let the host replace us
 
 
 if __name__ == "__main__":

@@ -1,0 +1,157 @@
+"""Reward components, the joint total and its gates, and the configuration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegym.reward.complexity import complexity_report, complexity_score
+from codegym.reward.config import RewardConfig, RewardConfigError, bundled_config
+from codegym.reward.scoring import RewardJudge
+from codegym.reward.style import style_reports
+from codegym.sandbox.types import ExecResult, ExecStatus
+from codegym.tasks.humaneval import load_humaneval_pack
+
+HUMANEVAL = load_humaneval_pack()
+
+
+def test_style_counts_only_generated_lines() -> None:
+    prefix = "import os\nfrom typing import List\n\n\ndef f(xs: List[int]) -> int:\n"
+    clean = prefix + "    return sum(xs)\n"
+    messy = prefix + "    unused = 1\n    if xs == None:\n        return 0\n    return sum(xs)\n"
+    first = prefix.count("\n") + 1
+    reports = style_reports([(clean, first), (messy, first)], RewardConfig().ruff_config)
+    assert reports[0].findings == ()  # the prompt's unused `import os` is not the model's
+    assert {f.split(":")[0] for f in reports[1].findings} == {"F841", "E711"}
+    assert reports[0].score(10.0) == 1.0
+    assert reports[1].score(10.0) == pytest.approx(1 / (1 + 10 * 2 / 4))
+
+
+def test_style_of_unparseable_code_reports_the_syntax_error() -> None:
+    (report,) = style_reports([("def f(:\n    pass\n", 1)], RewardConfig().ruff_config)
+    assert report.findings and report.score(10.0) < 1.0
+
+
+def test_complexity_relative_to_reference() -> None:
+    reference = complexity_report("def f(x):\n    return abs(x)\n")
+    same = complexity_report("def f(x):\n    return abs(x)\n")
+    branchy = complexity_report(
+        "def f(x):\n    if x > 0:\n        return x\n    elif x < 0:\n        return -x\n"
+        "    elif x == 0:\n        return 0\n    for _ in range(3):\n        if x:\n            pass\n    return x\n"
+    )
+    assert complexity_score(same, reference) == 1.0
+    assert 0 < complexity_score(branchy, reference) < 0.75
+    assert complexity_score(complexity_report("def f(:\n"), reference) == 0.0
+
+
+def _judge(**overrides: object) -> RewardJudge:
+    return RewardJudge(backend=None, config=RewardConfig.from_dict(overrides) if overrides else None)  # type: ignore[arg-type]
+
+
+def _total(
+    judge: RewardJudge, tests: float, quality: float, *, status=ExecStatus.FAILED, hacked=False
+) -> float:
+    components = {
+        "tests": tests,
+        "coverage": quality,
+        "style": quality,
+        "complexity": quality,
+        "efficiency": quality,
+    }
+    return judge._total(components, passed=tests == 1.0 and not hacked, status=status, hacked=hacked)
+
+
+def test_proportional_gate_wrong_but_pretty_never_beats_correct() -> None:
+    judge = _judge()
+    assert _total(judge, 0.0, 1.0) == 0.0
+    assert _total(judge, 1.0, 0.0) > _total(judge, 0.0, 1.0)
+    assert _total(judge, 1.0, 1.0) == pytest.approx(1.0)
+    assert _total(judge, 0.5, 1.0) == pytest.approx(0.5)
+
+
+def test_all_passed_gate_correct_always_outranks_partially_correct() -> None:
+    judge = _judge(quality_gate="all_passed")
+    correct_ugly = _total(judge, 1.0, 0.0)
+    for tests in (0.0, 0.5, 0.9, 0.99):
+        assert _total(judge, tests, 1.0) < correct_ugly
+
+
+def test_penalties() -> None:
+    judge = _judge(timeout_penalty=0.25, hack_penalty=0.5, error_penalty=0.1)
+    assert _total(judge, 0.5, 0.0, status=ExecStatus.TIMEOUT) == pytest.approx(0.5 / 1.4 - 0.25)
+    assert _total(judge, 0.0, 0.0, status=ExecStatus.ERROR) == pytest.approx(-0.1)
+    assert _total(judge, 0.0, 1.0, hacked=True) == pytest.approx(-0.5)
+
+
+def test_coverage_counts_generated_lines_and_branches_only() -> None:
+    result = ExecResult(
+        status=ExecStatus.PASSED,
+        coverage={
+            "executed_lines": [1, 2, 5, 6],
+            "missing_lines": [3, 7],
+            "executed_branches": [[5, 6]],
+            "missing_branches": [[5, 7], [2, 3]],
+        },
+    )
+    assert RewardJudge._coverage(result, 5) == pytest.approx((2 + 1) / (3 + 2))
+    assert RewardJudge._coverage(ExecResult(status=ExecStatus.ERROR), 1) == 0.0
+
+
+@pytest.mark.parametrize("path", sorted(bundled_config("reward").glob("*.yaml")), ids=lambda p: p.name)
+def test_bundled_reward_configs_are_valid(path: Path) -> None:
+    config = RewardConfig.from_yaml(path)
+    assert Path(config.ruff_config).is_file()
+    assert len(config.fingerprint()) == 64
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("weights:\n  tests: 1\n  speed: 2\n", "unknown weights ['speed']"),
+        ("weights:\n  tests: 0\n", "weights.tests must be > 0"),
+        ("weights:\n  style: -1\n", "weights.style must be a number >= 0"),
+        ("quality_gate: sometimes\n", "quality_gate must be"),
+        ("detectors: [early_exit, mind_reading]\n", "unknown detectors ['mind_reading']"),
+        ("timeout: 3\n", "unknown field(s) ['timeout']"),
+        ("- a\n", "must be a mapping"),
+    ],
+)
+def test_bad_reward_config_names_file_and_field(tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "reward.yaml"
+    path.write_text(text)
+    with pytest.raises(RewardConfigError) as info:
+        RewardConfig.from_yaml(path)
+    assert str(path) in str(info.value) and fragment in str(info.value)
+
+
+def test_config_fingerprint_changes_with_weights_and_ruff_rules(tmp_path: Path) -> None:
+    base = RewardConfig()
+    assert RewardConfig().fingerprint() == base.fingerprint()
+    assert RewardConfig.from_dict({"weights": {"style": 0.3}}).fingerprint() != base.fingerprint()
+    rules = tmp_path / "ruff.toml"
+    rules.write_text("[lint]\nselect = ['E']\n")
+    assert RewardConfig(ruff_config=str(rules)).fingerprint() != base.fingerprint()
+
+
+def test_efficiency_rewards_cpu_time_against_the_reference(reward_backend) -> None:
+    task = HUMANEVAL.get("HumanEval/0")
+    slow_body = (
+        "    x = 0\n    for i in range(300000):\n        x += i\n"
+        + task.reference_solution[len(task.prefix) :]
+    )
+    judge = RewardJudge(reward_backend, RewardConfig())
+    fast, slow = judge.score_many(
+        [(task, task.reference_solution, None), (task, task.prefix + slow_body, None)]
+    )
+    assert fast.breakdown.components["efficiency"] > 0.7
+    assert slow.breakdown.passed and slow.breakdown.components["efficiency"] < 0.3
+    assert slow.breakdown.details["cpu_s"] > fast.breakdown.details["cpu_s"]
+    assert fast.breakdown.total > slow.breakdown.total
+
+
+def test_sandbox_error_is_none_not_zero(broken_backend) -> None:
+    task = HUMANEVAL.get("HumanEval/0")
+    breakdown = RewardJudge(broken_backend, RewardConfig()).score(task, task.reference_solution)
+    assert breakdown.total is None and breakdown.status == "sandbox_error"
+    assert set(breakdown.components.values()) == {None}
