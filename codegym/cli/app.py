@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from codegym import __version__
-from codegym.cli import context_cmd, judge_cmd, reward_cmd, sandbox_cmd, tasks_cmd
+from codegym.cli import context_cmd, eval_cmd, judge_cmd, leaderboard_cmd, reward_cmd, sandbox_cmd, tasks_cmd
 
 app = typer.Typer(
     name="codegym",
@@ -36,6 +36,8 @@ app.command("reward")(reward_cmd.reward)
 app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(sandbox_cmd.app, name="sandbox")
 app.command("context")(context_cmd.context)
+app.command("eval")(eval_cmd.eval_command)
+app.add_typer(leaderboard_cmd.app, name="leaderboard")
 
 
 def main() -> None:
