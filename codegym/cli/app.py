@@ -5,7 +5,16 @@ from __future__ import annotations
 import typer
 
 from codegym import __version__
-from codegym.cli import context_cmd, eval_cmd, judge_cmd, leaderboard_cmd, reward_cmd, sandbox_cmd, tasks_cmd
+from codegym.cli import (
+    context_cmd,
+    eval_cmd,
+    judge_cmd,
+    leaderboard_cmd,
+    reward_cmd,
+    sandbox_cmd,
+    tasks_cmd,
+    train_cmd,
+)
 
 app = typer.Typer(
     name="codegym",
@@ -31,6 +40,7 @@ def _main(
     """codegym: generate code with a policy model, execute it in a sandbox, reward it, train on it."""
 
 
+app.command("train")(train_cmd.train)
 app.command("judge")(judge_cmd.judge)
 app.command("reward")(reward_cmd.reward)
 app.add_typer(tasks_cmd.app, name="tasks")

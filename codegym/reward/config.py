@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 import yaml
 
+from codegym._yaml import load_yaml
+
 COMPONENTS = ("tests", "coverage", "style", "complexity", "efficiency")
 QUALITY_COMPONENTS = ("coverage", "style", "complexity", "efficiency")
 
@@ -160,7 +162,7 @@ class RewardConfig:
     def from_yaml(cls, path: str | Path) -> RewardConfig:
         path = Path(path)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = load_yaml(path.read_text(encoding="utf-8")) or {}
         except (OSError, yaml.YAMLError) as exc:
             raise RewardConfigError(f"{path}: cannot read reward config: {exc}") from exc
         if not isinstance(data, dict):

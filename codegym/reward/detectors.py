@@ -186,14 +186,15 @@ def test_tampering(data: DetectorInput) -> str | None:
 
 def _literal(node: ast.AST) -> Any:
     try:
-        value = ast.literal_eval(node)
+        value = _hashable(ast.literal_eval(node))
+        hash(value)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-    return _hashable(value)
+    return value
 
 
 def _hashable(value: Any) -> Any:
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return tuple(_hashable(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((repr(k), _hashable(v)) for k, v in value.items()))

@@ -29,10 +29,12 @@ from typing import Any, Literal
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS
 from codegym.reward.extract import completion_text, extract_code
-from codegym.reward.scoring import RewardJudge
+from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.tasks.model import Task, TaskPack
 
 Layout = Literal["joint", "components"]
+FINAL_COMPLETION = "codegym_final_completion"
+FIRST_REWARD = "codegym_first_reward"
 RewardFunc = Callable[..., list[float | None]]
 
 
@@ -44,12 +46,16 @@ class TrlRewards:
         *,
         task_id_column: str = "task_id",
         memo_size: int = 16384,
+        improvement_credit: float = 0.0,
+        on_batch: Callable[[list[str], list[str], list[ScoredSample], dict[str, Any]], None] | None = None,
     ) -> None:
         self.judge = judge
+        self.improvement_credit = improvement_credit
+        self.on_batch = on_batch
         self._pack = tasks if isinstance(tasks, TaskPack) else None
         self._tasks = dict(tasks.tasks if isinstance(tasks, TaskPack) else tasks)
         self.task_id_column = task_id_column
-        self._memo: OrderedDict[tuple[str, str], RewardBreakdown] = OrderedDict()
+        self._memo: OrderedDict[tuple[str, str], ScoredSample] = OrderedDict()
         self._memo_size = memo_size
         self._lock = threading.Lock()
 
@@ -62,6 +68,10 @@ class TrlRewards:
         return self._tasks[task_id]
 
     def breakdowns(self, completions: Sequence[Any], **kwargs: Any) -> list[RewardBreakdown]:
+        return [scored.breakdown for scored in self.scored(completions, **kwargs)]
+
+    def scored(self, completions: Sequence[Any], **kwargs: Any) -> list[ScoredSample]:
+        """Breakdowns (with the sandbox results behind them) for a batch, judging only what is new."""
         task_ids = kwargs.get(self.task_id_column)
         if task_ids is None or len(task_ids) != len(completions):
             raise ValueError(
@@ -78,14 +88,16 @@ class TrlRewards:
                     extracted = extract_code(task, keys[i][1], self.judge.config.completion_format)
                     items.append((task, extracted.code, extracted.first_generated_line))
                 for i, scored in zip(missing, self.judge.score_many(items), strict=True):
-                    self._memo[keys[i]] = scored.breakdown
+                    self._memo[keys[i]] = scored
                 while len(self._memo) > self._memo_size:
                     self._memo.popitem(last=False)
             found = [self._memo[key] for key in keys]
             for key in keys:
                 self._memo.move_to_end(key)
         if missing:
-            self._log(found, kwargs)
+            self._log([f.breakdown for f in found], kwargs)
+            if self.on_batch is not None:
+                self.on_batch([k[0] for k in keys], [k[1] for k in keys], found, kwargs)
         return found
 
     @staticmethod
@@ -130,13 +142,29 @@ class TrlRewards:
     # -- TRL functions -----------------------------------------------------------------------
     def _function(self, name: str, value: Callable[[RewardBreakdown], float | None]) -> RewardFunc:
         def reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **kwargs: Any):
-            return [value(b) for b in self.breakdowns(completions, **kwargs)]
+            # multi-turn episodes (codegym.train.multiturn) are judged on their final attempt
+            final = kwargs.get(FINAL_COMPLETION)
+            chosen = final if final is not None else completions
+            return [value(b) for b in self.breakdowns(chosen, prompts=prompts, **kwargs)]
 
         reward.__name__ = reward.__qualname__ = name
         return reward
 
     def joint(self) -> RewardFunc:
-        return self._function("joint", lambda b: b.total)
+        base = self._function("joint", lambda b: b.total)
+
+        def joint(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **kwargs: Any):
+            totals = base(prompts, completions, **kwargs)
+            first = kwargs.get(FIRST_REWARD)
+            if first is None or not self.improvement_credit:
+                return totals
+            # credit for improving on the first attempt (and a cost for getting worse)
+            return [
+                t if t is None or f is None else t + self.improvement_credit * (t - f)
+                for t, f in zip(totals, first, strict=True)
+            ]
+
+        return joint
 
     def component(self, name: str, *, gated: bool = False) -> RewardFunc:
         if name not in COMPONENTS:

@@ -11,15 +11,20 @@ MAX_TESTS = 5
 
 
 def feedback_message(breakdown: RewardBreakdown, result: ExecResult | None, *, max_chars: int = 2000) -> str:
-    lines = [f"Your solution did not pass: status {breakdown.status}, "
-             f"{breakdown.tests_passed}/{breakdown.tests_total} hidden tests passed."]
+    lines = [
+        f"Your solution did not pass: status {breakdown.status}, "
+        f"{breakdown.tests_passed}/{breakdown.tests_total} hidden tests passed."
+    ]
     if breakdown.flags:
         lines.append("It was flagged for trying to game the tests: " + ", ".join(breakdown.flags) + ".")
     if result is not None:
         if result.message:
             lines.append(f"Error: {result.message.strip()[:600]}")
-        failing = [t for t in result.tests if t.outcome is not TestOutcome.PASSED
-                   and not t.test_id.startswith("visible__")][:MAX_TESTS]
+        failing = [
+            t
+            for t in result.tests
+            if t.outcome is not TestOutcome.PASSED and not t.test_id.startswith("visible__")
+        ][:MAX_TESTS]
         for test in failing:
             name = test.test_id.split("::")[-1]
             detail = f": {test.message.strip()[:200]}" if test.message.strip() else ""

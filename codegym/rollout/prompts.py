@@ -18,12 +18,16 @@ DEFAULT_SYSTEM_PROMPT = (
 
 @dataclass(frozen=True)
 class PromptConfig:
-    style: Style = field(default="chat", metadata={"help": "completion: continue the starter; chat: messages."})
+    style: Style = field(
+        default="chat", metadata={"help": "completion: continue the starter; chat: messages."}
+    )
     include_visible_tests: bool = field(default=True, metadata={"help": "Show the task's visible tests."})
     context_budget_tokens: int = field(
         default=1024, metadata={"help": "Token budget of cross-file context for repo tasks (0 = none)."}
     )
-    system_prompt: str = field(default=DEFAULT_SYSTEM_PROMPT, metadata={"help": "Chat style's system message."})
+    system_prompt: str = field(
+        default=DEFAULT_SYSTEM_PROMPT, metadata={"help": "Chat style's system message."}
+    )
 
     def __post_init__(self) -> None:
         if self.style not in ("completion", "chat"):
@@ -72,13 +76,19 @@ class PromptBuilder:
         context, context_tokens = self._context(task)
         visible = "\n\n".join(task.visible_tests.files.values()) if self.config.include_visible_tests else ""
         if self.config.style == "completion":
-            return Prompt(task.task_id, "completion", text=self._completion_text(task, context, visible),
-                          completion_format="append", context_tokens=context_tokens)
+            return Prompt(
+                task.task_id,
+                "completion",
+                text=self._completion_text(task, context, visible),
+                completion_format="append",
+                context_tokens=context_tokens,
+            )
         parts = [task.prompt.strip()]
         if context:
             parts.append(f"Relevant code from the repository:\n```python\n{context.rstrip()}\n```")
         if task.prefix and task.prefix.strip() != task.prompt.strip():
-            parts.append(f"Write the file `{task.solution_path}`. It begins with:\n```python\n{task.prefix.rstrip()}\n```")
+            starter = task.prefix.rstrip()
+            parts.append(f"Write the file `{task.solution_path}`. It begins with:\n```python\n{starter}\n```")
         elif task.prefix:
             parts.append(f"Complete this code (file `{task.solution_path}`).")
         if visible.strip():
@@ -88,7 +98,9 @@ class PromptBuilder:
             {"role": "system", "content": self.config.system_prompt},
             {"role": "user", "content": "\n\n".join(parts)},
         )
-        return Prompt(task.task_id, "chat", messages=messages, completion_format="auto", context_tokens=context_tokens)
+        return Prompt(
+            task.task_id, "chat", messages=messages, completion_format="auto", context_tokens=context_tokens
+        )
 
     @staticmethod
     def _completion_text(task: Task, context: str, visible: str) -> str:

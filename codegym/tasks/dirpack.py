@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from codegym._yaml import load_yaml
 from codegym.tasks.errors import TaskPackError
 from codegym.tasks.model import Limits, Task, TaskPack, TestSuite
 
@@ -40,7 +41,7 @@ SKIPPED_NAMES = {"__pycache__", ".git", ".pytest_cache", ".ruff_cache", ".DS_Sto
 
 def read_yaml(path: Path, *, pack: str | None, task: str | None = None) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise TaskPackError(f"invalid YAML: {exc}", pack=pack, task=task, file=str(path)) from exc
     except UnicodeDecodeError as exc:

@@ -1,0 +1,27 @@
+"""YAML loading for configs: safe, and `1e-5` is a number (YAML 1.1 would read it as a string)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+_FLOAT = re.compile(
+    r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+    |\.[0-9_]+(?:[eE][-+][0-9]+)?
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN))$""",
+    re.VERBOSE,
+)
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+0123456789."))
+
+
+def load_yaml(text: str) -> Any:
+    return yaml.load(text, Loader=_Loader)

@@ -1,0 +1,298 @@
+"""`codegym train` configuration: dataclasses with help text, loaded from YAML, overridable from
+the command line (`trl.learning_rate=1e-5`), validated before anything heavy is loaded.
+
+Layout of a config file:
+
+    algorithm: grpo | rloo | ppo
+    model:     what to train (a hub id, a local path, or `tiny` built offline)
+    data:      task packs and prompt style
+    sandbox:   backend and workers
+    reward:    a reward YAML path or an inline mapping (codegym.reward.RewardConfig)
+    feedback:  multi-turn self-correction (GRPO)
+    stability: adaptive LR, KL/entropy alarms, hack-rate stop, checkpoints
+    output:    run directory, logging
+    grpo | rloo | ppo:  codegym's per-algorithm options (see grpo.py, rloo.py, ppo.py)
+    trl:       passed through to TRL's GRPOConfig / RLOOConfig / PPOConfig (any of their fields)
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+import yaml
+
+from codegym._yaml import load_yaml
+from codegym.reward.config import RewardConfig, RewardConfigError
+from codegym.rollout.prompts import PromptConfig
+from codegym.train.tiny import TinyModelSpec
+
+Algorithm = Literal["grpo", "rloo", "ppo"]
+ALGORITHMS = ("grpo", "rloo", "ppo")
+
+
+class ConfigError(ValueError):
+    """A configuration value is invalid; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    name_or_path: str = field(
+        default="tiny", metadata={"help": "Hub id, local directory, or `tiny` (a small Qwen2 built offline)."}
+    )
+    tiny: TinyModelSpec = field(
+        default_factory=TinyModelSpec, metadata={"help": "Shape of the `tiny` model."}
+    )
+    sft_warmup_steps: int = field(
+        default=0, metadata={"help": "Supervised steps on reference solutions before RL (0 = none)."}
+    )
+    sft_learning_rate: float = field(default=3e-3, metadata={"help": "Learning rate of the SFT warm-up."})
+    cpu_threads: int = field(
+        default=1,
+        metadata={"help": "torch threads when training on CPU (the sandbox needs the other cores)."},
+    )
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = field(
+        default="auto", metadata={"help": "Weights dtype (auto: bf16 on a GPU that has it, else fp32)."}
+    )
+
+    def __post_init__(self) -> None:
+        if self.sft_warmup_steps < 0:
+            raise ValueError("model.sft_warmup_steps must be >= 0")
+        if self.cpu_threads < 0:
+            raise ValueError("model.cpu_threads must be >= 0 (0 = torch's default)")
+
+
+@dataclass(frozen=True)
+class DataConfig:
+    packs: tuple[str, ...] = field(default=("basics",), metadata={"help": "Task packs to train on."})
+    tasks: tuple[str, ...] = field(default=(), metadata={"help": "Only these task ids (empty = all)."})
+    tasks_dirs: tuple[str, ...] = field(default=(), metadata={"help": "Extra task-pack directories."})
+    max_tasks: int = field(default=0, metadata={"help": "Use at most this many tasks (0 = all)."})
+    prompt: PromptConfig = field(default_factory=PromptConfig, metadata={"help": "Prompt style and context."})
+
+    def __post_init__(self) -> None:
+        if not self.packs:
+            raise ValueError("data.packs must name at least one task pack")
+        if self.max_tasks < 0:
+            raise ValueError("data.max_tasks must be >= 0")
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    backend: str = field(default="local", metadata={"help": "Sandbox backend: local or docker."})
+    workers: int = field(default=0, metadata={"help": "Sandbox workers (0 = the backend's default)."})
+
+
+@dataclass(frozen=True)
+class FeedbackConfig:
+    turns: int = field(
+        default=1, metadata={"help": "Attempts per episode; >1 feeds errors back (GRPO only)."}
+    )
+    improvement_credit: float = field(
+        default=0.5, metadata={"help": "reward = final + credit * (final - first attempt's reward)."}
+    )
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.turns <= 8:
+            raise ValueError(f"feedback.turns must be between 1 and 8, got {self.turns}")
+
+
+@dataclass(frozen=True)
+class AdaptiveLRConfig:
+    enabled: bool = field(default=True, metadata={"help": "Lower the LR when the reward stalls."})
+    patience: int = field(default=6, metadata={"help": "Logged steps without progress before acting."})
+    factor: float = field(default=0.5, metadata={"help": "Multiply the LR by this on a plateau or collapse."})
+    min_scale: float = field(default=0.05, metadata={"help": "Never go below this fraction of the base LR."})
+    min_delta: float = field(
+        default=0.01, metadata={"help": "Improvement of the best mean reward that counts."}
+    )
+    variance_floor: float = field(
+        default=1e-4, metadata={"help": "Reward std below this for `patience` steps is a variance collapse."}
+    )
+
+    def __post_init__(self) -> None:
+        if not 0 < self.factor < 1 or not 0 < self.min_scale <= 1 or self.patience < 1:
+            raise ValueError("stability.adaptive_lr: need 0 < factor < 1, 0 < min_scale <= 1, patience >= 1")
+
+
+@dataclass(frozen=True)
+class StabilityConfig:
+    adaptive_lr: AdaptiveLRConfig = field(default_factory=AdaptiveLRConfig, metadata={"help": "Adaptive LR."})
+    kl_alarm: float = field(default=5.0, metadata={"help": "Alarm when the logged KL exceeds this."})
+    entropy_alarm: float = field(
+        default=0.05, metadata={"help": "Alarm when the logged entropy falls below this."}
+    )
+    stop_on_alarm: bool = field(default=False, metadata={"help": "Stop training on a KL/entropy alarm."})
+    hack_rate_stop: float = field(
+        default=0.5,
+        metadata={"help": "Stop when the hacking-detector rate exceeds this for hack_patience logs."},
+    )
+    hack_patience: int = field(default=3, metadata={"help": "Consecutive logs above hack_rate_stop to stop."})
+
+    def __post_init__(self) -> None:
+        if not 0 < self.hack_rate_stop <= 1 or self.hack_patience < 1:
+            raise ValueError("stability: need 0 < hack_rate_stop <= 1 and hack_patience >= 1")
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    dir: str = field(default="runs/codegym", metadata={"help": "Run directory (checkpoints, logs, samples)."})
+    plot: bool = field(default=True, metadata={"help": "Write reward_components.png at the end."})
+    cache: str = field(
+        default="default",
+        metadata={"help": "Reward cache: default (SQLite), a path, redis://..., memory, off."},
+    )
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    algorithm: Algorithm = field(default="grpo", metadata={"help": "grpo, rloo or ppo."})
+    model: ModelConfig = field(default_factory=ModelConfig, metadata={"help": "The policy model."})
+    data: DataConfig = field(default_factory=DataConfig, metadata={"help": "Tasks and prompts."})
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings, metadata={"help": "Execution sandbox."})
+    reward: RewardConfig = field(default_factory=RewardConfig, metadata={"help": "The joint reward."})
+    feedback: FeedbackConfig = field(
+        default_factory=FeedbackConfig, metadata={"help": "Multi-turn feedback."}
+    )
+    stability: StabilityConfig = field(
+        default_factory=StabilityConfig, metadata={"help": "Stability guards."}
+    )
+    output: OutputConfig = field(default_factory=OutputConfig, metadata={"help": "Where results go."})
+    grpo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym GRPO options (grpo.py)."})
+    rloo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym RLOO options (rloo.py)."})
+    ppo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym PPO options (ppo.py)."})
+    trl: dict[str, Any] = field(default_factory=dict, metadata={"help": "Fields of TRL's algorithm config."})
+    source: str = field(default="", metadata={"help": "The file this config came from."})
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {self.algorithm!r}")
+        if self.feedback.turns > 1 and self.algorithm != "grpo":
+            raise ValueError(
+                "feedback.turns > 1 (multi-turn self-correction) is supported with algorithm: grpo"
+            )
+
+    @property
+    def output_dir(self) -> Path:
+        return Path(self.output.dir)
+
+
+def _suggest(name: str, valid: list[str]) -> str:
+    close = difflib.get_close_matches(name, valid, n=2)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+
+
+def _build(cls: type, data: Any, where: str) -> Any:
+    """Recursively build dataclass `cls` from a mapping, naming the exact field on any error."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: must be a mapping, got {type(data).__name__}")
+    hints = get_type_hints(cls)
+    valid = [f.name for f in fields(cls)]
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in valid:
+            raise ConfigError(
+                f"{where}.{key}: unknown field{_suggest(key, valid)}; valid: {', '.join(valid)}"
+            )
+        hint = hints[key]
+        if is_dataclass(hint) and isinstance(value, dict):
+            value = _build(hint, value, f"{where}.{key}")
+        elif get_origin(hint) is tuple and isinstance(value, (list, tuple)):
+            value = tuple(value)
+        elif get_origin(hint) is tuple and isinstance(value, str):
+            value = (value,)
+        elif get_origin(hint) is Literal and value not in get_args(hint):
+            raise ConfigError(f"{where}.{key}: must be one of {list(get_args(hint))}, got {value!r}")
+        values[key] = value
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: {exc}") from exc
+
+
+def _reward_config(value: Any, base_dir: Path, where: str) -> RewardConfig:
+    try:
+        if isinstance(value, str):
+            path = Path(value)
+            if not path.is_absolute():
+                path = base_dir / path if (base_dir / path).exists() else Path.cwd() / path
+            return RewardConfig.from_yaml(path)
+        if isinstance(value, dict):
+            return RewardConfig.from_dict(value, source=f"{where}.reward")
+    except RewardConfigError as exc:
+        raise ConfigError(f"{where}.reward: {exc}") from exc
+    raise ConfigError(f"{where}.reward: must be a path to a reward YAML or a mapping")
+
+
+def set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
+    keys = dotted.split(".")
+    target = data
+    for key in keys[:-1]:
+        target = target.setdefault(key, {})
+        if not isinstance(target, dict):
+            raise ConfigError(f"override {dotted}: {key} is not a section")
+    target[keys[-1]] = value
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"override {text!r}: expected key=value, e.g. trl.learning_rate=1e-5")
+    try:
+        value = load_yaml(raw) if raw.strip() else ""
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"override {text!r}: value is not valid YAML: {exc}") from exc
+    return key.strip(), value
+
+
+def load_train_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
+    path = Path(path)
+    try:
+        raw = load_yaml(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: no such config file") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: must be a mapping of sections")
+    data = copy.deepcopy(raw)
+    for override in overrides:
+        key, value = parse_override(override)
+        set_dotted(data, key, value)
+    return config_from_dict(data, source=str(path))
+
+
+def config_from_dict(data: dict[str, Any], *, source: str = "config") -> TrainConfig:
+    data = dict(data)
+    reward = data.pop("reward", None)
+    data["source"] = source
+    where = source
+    config = _build(TrainConfig, data, where)
+    if reward is not None:
+        base_dir = Path(source).parent if source != "config" else Path.cwd()
+        config = _replace(config, reward=_reward_config(reward, base_dir, where))
+    return config
+
+
+def _replace(config: TrainConfig, **changes: Any) -> TrainConfig:
+    values = {f.name: getattr(config, f.name) for f in fields(config)}
+    values.update(changes)
+    return TrainConfig(**values)
+
+
+def validate_options(options_cls: type, data: dict[str, Any], where: str) -> Any:
+    """Build an algorithm's options dataclass from its YAML section."""
+    return _build(options_cls, data, where)
+
+
+def validate_trl_section(config_cls: type, data: dict[str, Any], where: str) -> None:
+    """Unknown TRL fields fail here, with suggestions, before any model is loaded."""
+    valid = sorted(f.name for f in fields(config_cls))
+    for key in data:
+        if key not in valid:
+            raise ConfigError(
+                f"{where}.trl.{key}: not a field of {config_cls.__name__}{_suggest(key, valid)}"
+            )

@@ -1,0 +1,172 @@
+"""`codegym train`: config in, a trained policy, checkpoints, logs, samples and a plot out."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegym.reward.cache import open_cache
+from codegym.reward.config import RewardConfig
+from codegym.reward.scoring import RewardJudge
+from codegym.reward.trl_rewards import TrlRewards
+from codegym.sandbox.backend import create_backend
+from codegym.tasks.registry import TaskRegistry
+from codegym.train.callbacks import AdaptiveLR, StabilityMonitor, TrainingHalted
+from codegym.train.checkpoints import SealCheckpoints, resolve_resume
+from codegym.train.config import TrainConfig
+from codegym.train.data import build_training_data
+from codegym.train.model_setup import base_model_path, sft_warmup
+from codegym.train.plot import plot_rewards
+from codegym.train.samples import SampleLog
+from codegym.train.setup import RunSetup
+
+BUILDERS = {
+    "grpo": "codegym.train.grpo:build_grpo_trainer",
+    "rloo": "codegym.train.rloo:build_rloo_trainer",
+    "ppo": "codegym.train.ppo:build_ppo_trainer",
+}
+
+
+@dataclass
+class TrainResult:
+    status: str  # completed | halted
+    run_dir: Path
+    steps: int
+    message: str = ""
+    resumed_from: str | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    plot: str | None = None
+
+
+def _builder(algorithm: str) -> Any:
+    import importlib
+
+    module, _, name = BUILDERS[algorithm].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _sandbox(config: TrainConfig, reward: RewardConfig) -> Any:
+    options: dict[str, Any] = {}
+    if config.sandbox.workers:
+        options["workers"] = config.sandbox.workers
+    if reward.measures_coverage:
+        from codegym.sandbox.local import STDLIB_PRELOAD
+
+        options["preload"] = (*STDLIB_PRELOAD, "coverage")
+    return create_backend(config.sandbox.backend, **options)
+
+
+def run_training(
+    config: TrainConfig,
+    *,
+    resume: str | None = None,
+    log: Any = print,
+    extra_callbacks: list[Any] | None = None,
+) -> TrainResult:
+    """Train; `resume` is None, "auto" or a checkpoint path. `extra_callbacks` are TRL/transformers
+    TrainerCallbacks added after codegym's own."""
+    import torch
+
+    if not torch.cuda.is_available() and config.model.cpu_threads:
+        torch.set_num_threads(config.model.cpu_threads)
+    run_dir = config.output_dir
+    run_dir.mkdir(parents=True, exist_ok=True)
+    checkpoint = resolve_resume(resume, run_dir)
+    if resume == "auto" and checkpoint is None:
+        log(f"no complete checkpoint in {run_dir}: starting from scratch")
+    registry = TaskRegistry(list(config.data.tasks_dirs))
+    data = build_training_data(config.data, registry)
+    reward_config = RewardConfig(
+        **{
+            **asdict(config.reward),
+            "weights": config.reward.weights,
+            "completion_format": data.completion_format,
+        }
+    )
+    (run_dir / "config.json").write_text(
+        json.dumps(
+            {
+                "algorithm": config.algorithm,
+                "source": config.source,
+                "packs": data.packs,
+                "tasks": len(data.rows),
+                "reward": reward_config.to_dict(),
+                "trl": config.trl,
+                "feedback": asdict(config.feedback),
+            },
+            indent=2,
+            default=str,
+        )
+    )
+    started = time.monotonic()
+    with _sandbox(config, reward_config) as backend:
+        backend.start()  # a sandbox that cannot start fails the run now, not mid-training
+        cache = (
+            None
+            if config.output.cache == "off"
+            else open_cache(None if config.output.cache == "default" else config.output.cache)
+        )
+        judge = RewardJudge(backend, reward_config, cache)
+        rewards = TrlRewards(
+            judge,
+            data.tasks,
+            improvement_credit=config.feedback.improvement_credit,
+            on_batch=SampleLog(run_dir / "samples.jsonl"),
+        )
+        packs = [registry.load(name) for name in config.data.packs]
+        model_path = base_model_path(config.model, run_dir, packs)
+        if config.model.sft_warmup_steps and checkpoint is None:
+            log(f"SFT warm-up: {config.model.sft_warmup_steps} steps on reference solutions")
+            model_path = sft_warmup(model_path, data, config.model, run_dir, int(config.trl.get("seed", 0)))
+        elif config.model.sft_warmup_steps and (run_dir / "sft-model").exists():
+            model_path = str(run_dir / "sft-model")
+        adaptive = AdaptiveLR(config.stability.adaptive_lr, run_dir / "adaptive_lr.jsonl")
+        monitor = StabilityMonitor(config.stability, run_dir / "alarms.jsonl")
+        callbacks = [adaptive, monitor, SealCheckpoints(), *(extra_callbacks or [])]
+        setup = RunSetup(config, run_dir, model_path, data, rewards, callbacks, resume_checkpoint=checkpoint)
+        trainer = _builder(config.algorithm)(setup)
+        status, message = "completed", ""
+        try:
+            if config.algorithm == "ppo":
+                trainer.train_resumable(checkpoint)
+            else:
+                trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+        except TrainingHalted as exc:
+            status, message = "halted", str(exc)
+        trainer.save_model(str(run_dir / "final-model"))
+        stats = judge.stats()
+        if cache is not None:
+            cache.close()
+    history = trainer.state.log_history
+    plot = (
+        plot_rewards(history, run_dir / "reward_components.png", f"{config.algorithm}: reward per step")
+        if config.output.plot
+        else None
+    )
+    last = {k: v for entry in history for k, v in entry.items() if isinstance(v, (int, float))}
+    result = TrainResult(
+        status=status,
+        run_dir=run_dir,
+        steps=trainer.state.global_step,
+        message=message,
+        resumed_from=str(checkpoint) if checkpoint else None,
+        plot=str(plot) if plot else None,
+        metrics={
+            **{
+                k: last[k]
+                for k in sorted(last)
+                if k.startswith(("rewards/", "codegym/", "reward", "kl", "entropy", "objective/"))
+            },
+            "reward_judge": stats,
+            "adaptive_lr_events": adaptive.events,
+            "alarms": monitor.alarms,
+            "seconds": time.monotonic() - started,
+        },
+    )
+    (run_dir / "summary.json").write_text(
+        json.dumps({**asdict(result), "run_dir": str(run_dir)}, indent=2, default=str)
+    )
+    return result
