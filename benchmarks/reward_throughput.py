@@ -52,8 +52,8 @@ def main() -> None:
 
         sandbox_costs = {}
         for label, coverage, repeats in (
-            ("tests only", False, 1),
-            ("+ coverage", True, 1),
+            ("tests only", False, 0),
+            ("+ coverage", True, 0),
             ("+ timing x3", False, config.timing_repeats),
         ):
             requests = [judge.request_for(task, code) for task, code, _ in items]

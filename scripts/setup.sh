@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-# bubblewrap: the local sandbox's namespaces; redis-server: the reward cache's Redis tests.
-APT_PACKAGES=(bubblewrap redis-server)
+# bubblewrap: the local sandbox's namespaces; redis-server: the reward cache's Redis tests;
+# chromium + chromium-driver: the HTML leaderboard's headless-browser test.
+APT_PACKAGES=(bubblewrap redis-server chromium chromium-driver)
 missing=()
 for package in "${APT_PACKAGES[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

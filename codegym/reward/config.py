@@ -105,7 +105,9 @@ class RewardConfig:
         default=str(DEFAULT_RUFF_CONFIG),
         metadata={"help": "ruff configuration (rule set) for the style score."},
     )
-    timing_repeats: int = field(default=3, metadata={"help": "Repeats of the hidden tests for CPU timing."})
+    timing_repeats: int = field(
+        default=3, metadata={"help": "Timed repeats of the hidden tests (the minimum counts)."}
+    )
     timing_floor_ms: float = field(
         default=1.0, metadata={"help": "Added to both CPU times so sub-millisecond noise does not matter."}
     )

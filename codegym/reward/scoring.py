@@ -126,7 +126,7 @@ class RewardJudge:
             limits=task.limits,
             test_runner=task.test_runner,
             measure_coverage=self.config.measures_coverage,
-            timing_repeats=self.config.timing_repeats if self.config.weights.efficiency > 0 else 1,
+            timing_repeats=self.config.timing_repeats if self.config.weights.efficiency > 0 else 0,
             measured_test_files=tuple(task.hidden_tests.files),
             request_id=task.task_id,
         )

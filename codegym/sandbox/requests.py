@@ -16,7 +16,7 @@ def request_for_task(
     *,
     suite: Suite = "hidden",
     measure_coverage: bool = False,
-    timing_repeats: int = 1,
+    timing_repeats: int = 0,
     request_id: str = "",
 ) -> ExecRequest:
     """The task's repo with `solution` at `solution_path`, judged by the chosen test suite."""

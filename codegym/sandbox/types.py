@@ -57,7 +57,7 @@ class ExecRequest:
     limits: Limits = field(default_factory=Limits)
     test_runner: TestRunnerChoice = "auto"
     measure_coverage: bool = False
-    timing_repeats: int = 1
+    timing_repeats: int = 0  # timed repeats of the measured tests after the verdict pass (0 = none)
     measured_test_files: tuple[str, ...] = ()
     request_id: str = ""
 
@@ -71,8 +71,8 @@ class ExecRequest:
         unknown = set(self.measured_test_files) - set(self.tests)
         if unknown:
             raise ValueError(f"ExecRequest.measured_test_files names no test file: {sorted(unknown)}")
-        if self.timing_repeats < 1:
-            raise ValueError(f"ExecRequest.timing_repeats must be >= 1, got {self.timing_repeats}")
+        if self.timing_repeats < 0:
+            raise ValueError(f"ExecRequest.timing_repeats must be >= 0, got {self.timing_repeats}")
         if self.test_runner not in ("auto", "fast", "pytest"):
             raise ValueError(f"ExecRequest.test_runner must be auto|fast|pytest, got {self.test_runner!r}")
         for path in [*self.files, *self.tests]:

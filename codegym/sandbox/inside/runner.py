@@ -368,8 +368,8 @@ def run_fast(request, scratch_dir, channel, guard, compiled, probe):
     if coverage is not None:
         coverage.stop()
         channel.emit("coverage", **coverage.report(request, scratch_dir))
-    repeats = int(request.get("timing_repeats") or 1)
-    if repeats > 1:
+    repeats = int(request.get("timing_repeats") or 0)
+    if repeats > 0:
         channel.emit("timing", cpu_s=_time_repeats([tests[i][1] for i in measured], repeats))
 
 

@@ -1,0 +1,255 @@
+"""ContextEngine: parse (through the caches), build the graph, rank, render. The entry points live here.
+
+An engine keeps parsed files in memory by content hash and the last few repository graphs by the
+set of (path, hash) pairs, so repeated queries on an unchanged repository cost only ranking and
+rendering; the optional SQLite cache makes a new process skip parsing too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codegym.context.cache import ParseCache, content_hash
+from codegym.context.graph import RepoGraph
+from codegym.context.model import Context, ParsedFile
+from codegym.context.parser import PythonParser
+from codegym.context.rank import RankWeights, locate_hole, rank
+from codegym.context.render import RenderOptions, assemble, choose, symbols_of, window
+from codegym.context.repo import DEFAULT_MAX_FILE_BYTES, RepoFiles, scan_repo
+from codegym.context.tokens import TokenCounter, counter_name, estimate_tokens
+
+if TYPE_CHECKING:
+    from codegym.tasks.model import Task
+
+_GRAPHS_KEPT = 4
+_PARSED_KEPT = 20_000  # parsed files kept in memory by content hash
+
+
+class ContextEngine:
+    """Reusable context builder. `cache_dir=None` keeps the parse cache in memory only."""
+
+    def __init__(
+        self,
+        cache_dir: Path | None = None,
+        *,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        weights: RankWeights | None = None,
+    ) -> None:
+        self._disk = ParseCache(cache_dir)
+        self._parser: PythonParser | None = None
+        self._parsed: OrderedDict[str, ParsedFile] = OrderedDict()
+        self._graphs: OrderedDict[str, RepoGraph] = OrderedDict()
+        self.max_file_bytes = max_file_bytes
+        self.weights = weights or RankWeights()
+        self.stats = {"parsed": 0, "disk_hits": 0, "memory_hits": 0}
+
+    # --- indexing ----------------------------------------------------------------------------------
+    def graph(self, repo: RepoFiles) -> RepoGraph:
+        """The graph of a repository state, from memory when the same files were indexed before."""
+        hashes = {path: content_hash(data) for path, data in repo.files.items()}
+        key = hashlib.blake2b(
+            repr((repo.root_name, sorted(hashes.items()))).encode(), digest_size=16
+        ).hexdigest()
+        cached = self._graphs.get(key)
+        if cached is not None:
+            self._graphs.move_to_end(key)
+            return cached
+        parsed = self._parse_all(repo.files, hashes)
+        graph = RepoGraph(repo.files, parsed, repo.root_name)
+        self._graphs[key] = graph
+        while len(self._graphs) > _GRAPHS_KEPT:
+            self._graphs.popitem(last=False)
+        return graph
+
+    def _parse_all(self, files: Mapping[str, bytes], hashes: Mapping[str, str]) -> dict[str, ParsedFile]:
+        found: dict[str, ParsedFile] = {}
+        missing = []
+        for h in set(hashes.values()):
+            hit = self._parsed.get(h)
+            if hit is not None:
+                found[h] = hit
+                self.stats["memory_hits"] += 1
+            else:
+                missing.append(h)
+        if missing:
+            from_disk = self._disk.get_many(missing)
+            self.stats["disk_hits"] += len(from_disk)
+            found.update(from_disk)
+            fresh = []
+            by_hash = {h: path for path, h in hashes.items()}
+            for h in missing:
+                if h in from_disk:
+                    continue
+                if self._parser is None:
+                    self._parser = PythonParser()
+                parsed = self._parser.parse(files[by_hash[h]], h)
+                found[h] = parsed
+                fresh.append(parsed)
+            self.stats["parsed"] += len(fresh)
+            self._disk.put_many(fresh)
+            for h in missing:
+                self._remember(h, found[h])
+        return {path: found[h] for path, h in hashes.items()}
+
+    def _remember(self, h: str, parsed: ParsedFile) -> None:
+        self._parsed[h] = parsed
+        while len(self._parsed) > _PARSED_KEPT:
+            self._parsed.popitem(last=False)
+
+    # --- queries -----------------------------------------------------------------------------------
+    def query(
+        self,
+        repo: RepoFiles,
+        file: str,
+        line: int,
+        budget_tokens: int,
+        count_tokens: TokenCounter | None = None,
+        options: RenderOptions | None = None,
+    ) -> Context:
+        """Context for the hole at `line` (1-based) of `file` (a path relative to the repository root)."""
+        if budget_tokens < 0:
+            raise ValueError("budget_tokens must be >= 0")
+        file = Path(file).as_posix()
+        if file not in repo.files:
+            raise FileNotFoundError(f"{file} is not a Python file of the repository")
+        opts = options or RenderOptions()
+        count = count_tokens or estimate_tokens
+        t0 = time.perf_counter()
+        graph = self.graph(repo)
+        t1 = time.perf_counter()
+        hole = locate_hole(graph, file, max(1, line))
+        ranked = rank(graph, hole, self.weights)
+        t2 = time.perf_counter()
+        window_budget = int(budget_tokens * opts.window_fraction) if opts.include_window else 0
+        win_text, win_lines = window(graph, hole, window_budget, count)
+        win_cost = count(win_text) + 2 if win_text else 0
+        items = choose(graph, ranked, budget_tokens - win_cost, count, opts)
+        text, total, win_text = _fit(graph, items, win_text, budget_tokens, count)
+        # `_fit` may have dropped window lines from the top
+        win_lines = (win_lines[1] - win_text.count("\n") + 1, win_lines[1]) if win_text else (0, 0)
+        t3 = time.perf_counter()
+        return Context(
+            text=text,
+            token_count=total,
+            budget=budget_tokens,
+            symbols=symbols_of(graph, items),  # `_fit` removed whatever did not fit
+            file=file,
+            line=line,
+            window_lines=win_lines,
+            counter=counter_name(count_tokens),
+            timings_ms={"index": (t1 - t0) * 1e3, "rank": (t2 - t1) * 1e3, "render": (t3 - t2) * 1e3},
+        )
+
+    def query_path(
+        self,
+        root: Path | str,
+        file: str,
+        line: int,
+        budget_tokens: int,
+        count_tokens: TokenCounter | None = None,
+        options: RenderOptions | None = None,
+    ) -> Context:
+        """Scan the repository at `root` (the hole's file is read whatever its size) and query it."""
+        root = Path(root)
+        rel = Path(file)
+        if rel.is_absolute():
+            rel = rel.resolve().relative_to(root.resolve())
+        repo = scan_repo(root, max_file_bytes=self.max_file_bytes, include=[rel.as_posix()])
+        return self.query(repo, rel.as_posix(), line, budget_tokens, count_tokens, options)
+
+    def close(self) -> None:
+        self._disk.close()
+
+
+def _fit(
+    graph: RepoGraph, items: list, win_text: str, budget: int, count: TokenCounter
+) -> tuple[str, int, str]:
+    """Join definitions and window; drop the lowest-scored items, then window lines, until it fits.
+
+    Returns the text, its token count and the window text that survived.
+    """
+    while True:
+        body = assemble(graph, items)
+        text = "\n\n".join(part for part in (body, win_text) if part)
+        total = count(text) if text else 0
+        if total <= budget:
+            return text, total, win_text
+        if items:
+            items.remove(min(items, key=lambda it: it.score))
+        elif win_text:
+            win_text = _drop_first_window_line(win_text)
+        else:
+            return "", 0, ""
+
+
+def _drop_first_window_line(win_text: str) -> str:
+    label, _, rest = win_text.partition("\n")
+    rest = rest.partition("\n")[2]
+    return f"{label}\n{rest}" if rest else ""
+
+
+def build_context(
+    repo: Path | str,
+    file: str,
+    line: int,
+    budget_tokens: int,
+    count_tokens: TokenCounter | None = None,
+    *,
+    cache_dir: Path | None = None,
+    engine: ContextEngine | None = None,
+    options: RenderOptions | None = None,
+) -> Context:
+    """One-shot: context for the hole at `line` of `file` in the repository at `repo`.
+
+    Pass an `engine` to reuse parses and graphs across calls; `cache_dir` adds the on-disk cache.
+    """
+    own = engine is None
+    eng = engine or ContextEngine(cache_dir)
+    try:
+        return eng.query_path(repo, file, line, budget_tokens, count_tokens, options)
+    finally:
+        if own:
+            eng.close()
+
+
+def task_hole(task: Task) -> tuple[dict[str, bytes], int]:
+    """The task's repository with the starter written at `solution_path`, and the hole's line.
+
+    The repository's own copy of the solution file is replaced (it would give the answer away); the hole
+    is the line after the starter, where the body being written begins.
+    """
+    files = {
+        Path(p).as_posix(): (v.encode("utf-8") if isinstance(v, str) else v)
+        for p, v in task.repo_files.items()
+        if p.endswith(".py")
+    }
+    starter = task.prefix
+    files[Path(task.solution_path).as_posix()] = starter.encode("utf-8")
+    line = starter.count("\n") + 1 if starter.endswith("\n") or not starter else starter.count("\n") + 2
+    return files, line
+
+
+def build_task_context(
+    task: Task,
+    budget_tokens: int,
+    count_tokens: TokenCounter | None = None,
+    *,
+    engine: ContextEngine | None = None,
+    include_window: bool = False,
+    root_name: str = "",
+) -> Context:
+    """Cross-file context for a repo task's hole (the body after its starter), for prompt builders.
+
+    The window is off by default because prompts already end with the starter itself; every token of
+    the budget then goes to definitions from the other files.
+    """
+    files, line = task_hole(task)
+    eng = engine or ContextEngine()
+    repo = RepoFiles(files, root_name=root_name)
+    options = RenderOptions(include_window=include_window)
+    return eng.query(repo, Path(task.solution_path).as_posix(), line, budget_tokens, count_tokens, options)

@@ -1,0 +1,355 @@
+"""The cross-file graph: module names, import resolution, scoped name lookup, class hierarchy, edges.
+
+Resolution follows Python's rules closely enough for ranking: function scopes see enclosing function
+scopes but not class bodies, `global`/`nonlocal` redirect, local bindings shadow imports, `from m import x`
+follows re-exports (`__init__.py`, star imports honouring `__all__`) and falls back to the submodule
+`m.x`, and `self.name` / `cls.name` / `super().name` walk the class hierarchy. Everything is memoised:
+a graph is immutable once built, and a changed file means a new graph (parses come from the cache).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from codegym.context.model import MODULE_SCOPE, Definition, ImportBinding, ParsedFile, Reference
+from codegym.context.repo import module_aliases, module_names
+
+
+class Sym(NamedTuple):
+    """A resolved target: a definition (`index` >= 0) or a module (`index` == MODULE_SCOPE) of `path`.
+
+    `instance` marks `self`-like receivers: member lookup works as on the class, but the receiver itself
+    is not a reference to the class.
+    """
+
+    path: str
+    index: int
+    instance: bool = False
+
+    @property
+    def is_definition(self) -> bool:
+        return self.index != MODULE_SCOPE and not self.instance
+
+
+@dataclass
+class FileIndex:
+    """Lookup tables derived from one ParsedFile."""
+
+    module_defs: dict[str, int] = field(default_factory=dict)
+    members: dict[int, dict[str, int]] = field(default_factory=dict)  # def index -> child name -> index
+    imports: dict[int, dict[str, ImportBinding]] = field(default_factory=dict)  # scope -> local -> binding
+    stars: list[ImportBinding] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, parsed: ParsedFile) -> FileIndex:
+        index = cls()
+        order = sorted(range(len(parsed.definitions)), key=lambda i: parsed.definitions[i].start_byte)
+        for i in order:  # later definitions of a name win, as at run time
+            d = parsed.definitions[i]
+            if d.parent == MODULE_SCOPE:
+                index.module_defs[d.name] = i
+            else:
+                index.members.setdefault(d.parent, {})[d.name] = i
+        for b in sorted(parsed.imports, key=lambda b: b.line):
+            if b.star:
+                if b.scope == MODULE_SCOPE:
+                    index.stars.append(b)
+            else:
+                index.imports.setdefault(b.scope, {})[b.local] = b
+        return index
+
+
+class RepoGraph:
+    """Resolution over a set of parsed files; build one per repository state."""
+
+    def __init__(self, sources: Mapping[str, bytes], parsed: Mapping[str, ParsedFile], root_name: str = ""):
+        self.sources = dict(sources)
+        self.parsed = dict(parsed)
+        self.index = {path: FileIndex.build(p) for path, p in self.parsed.items()}
+        self.module_of = module_names(self.parsed, root_name)
+        self.path_of = module_aliases(self.module_of)
+        self.root_name = root_name
+        self._names: dict[tuple[str, int, str], Sym | None] = {}
+        self._refs: dict[tuple[str, int, tuple[str, ...]], Sym | None] = {}
+        self._exports: dict[tuple[str, str], Sym | None] = {}
+        self._mro: dict[Sym, list[Sym]] = {}
+        self._resolved: dict[str, list[tuple[Reference, Sym | None]]] = {}
+        self._in_degree: dict[Sym, int] | None = None
+        self._users: dict[Sym, set[tuple[str, int]]] | None = None
+        self.memo: dict[str, object] = {}  # derived tables other modules attach (ranking's name index)
+
+    # --- modules and imports -----------------------------------------------------------------------
+    def definition(self, sym: Sym) -> Definition | None:
+        if sym.index == MODULE_SCOPE:
+            return None
+        return self.parsed[sym.path].definitions[sym.index]
+
+    def resolve_module(self, name: str, from_path: str | None = None) -> str | None:
+        if not name:
+            return None
+        path = self.path_of.get(name)
+        if path is not None:
+            return path
+        if self.root_name and name.split(".", 1)[0] != self.root_name:
+            # a repo given without its package directory name (task repos): `pkg.core` -> `core`
+            path = self.path_of.get(f"{self.root_name}.{name}")
+        if path is None and "." in name and not self.root_name:
+            path = self.path_of.get(name.split(".", 1)[1])
+        if path is None and from_path is not None and "/" in from_path:
+            # scripts import their siblings (sys.path[0] is the script's directory)
+            base = from_path.rsplit("/", 1)[0]
+            sibling = self.module_of.get(f"{base}/{name.replace('.', '/')}.py")
+            path = self.path_of.get(sibling) if sibling else None
+        return path
+
+    def absolute_module(self, path: str, binding: ImportBinding) -> str:
+        if binding.level == 0:
+            return binding.module
+        package = self.module_of.get(path, "")
+        if not path.endswith("__init__.py"):
+            package = package.rsplit(".", 1)[0] if "." in package else ""
+        for _ in range(binding.level - 1):
+            package = package.rsplit(".", 1)[0] if "." in package else ""
+        if binding.module:
+            return f"{package}.{binding.module}" if package else binding.module
+        return package
+
+    def import_target(self, path: str, binding: ImportBinding) -> Sym | None:
+        module = self.absolute_module(path, binding)
+        if binding.name is None:
+            target = module.split(".", 1)[0] if binding.binds_top else module
+            found = self.resolve_module(target, path)
+            return Sym(found, MODULE_SCOPE) if found else None
+        found = self.resolve_module(module, path) if module else None
+        if found is None and binding.level and not module:
+            found = self._package_path(path, binding.level)
+        if found is not None:
+            sym = self.export(found, binding.name)
+            if sym is not None:
+                return sym
+        sub = self.resolve_module(f"{module}.{binding.name}" if module else binding.name, path)
+        return Sym(sub, MODULE_SCOPE) if sub else None
+
+    def _package_path(self, path: str, level: int) -> str | None:
+        """`from . import x` in a repo whose root package has no name: the directory's __init__.py."""
+        parts = path.split("/")[:-1]
+        parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
+        init = "/".join([*parts, "__init__.py"]) if parts else "__init__.py"
+        return init if init in self.parsed else None
+
+    def export(self, path: str, name: str) -> Sym | None:
+        """What `from <module at path> import name` yields."""
+        key = (path, name)
+        if key in self._exports:
+            return self._exports[key]
+        self._exports[key] = None  # cycle guard: a re-export loop resolves to nothing
+        result = self._module_level(path, name)
+        if result is None:
+            module = self.module_of.get(path, "")
+            sub = self.resolve_module(f"{module}.{name}" if module else name)
+            result = Sym(sub, MODULE_SCOPE) if sub else None
+        self._exports[key] = result
+        return result
+
+    def _module_level(self, path: str, name: str) -> Sym | None:
+        index = self.index[path]
+        parsed = self.parsed[path]
+        def_index = index.module_defs.get(name)
+        binding = index.imports.get(MODULE_SCOPE, {}).get(name)
+        if binding is not None:
+            target = self.import_target(path, binding)
+            if target is not None and (
+                def_index is None or binding.line >= parsed.definitions[def_index].start_line
+            ):
+                return target
+        if def_index is not None:
+            return Sym(path, def_index)
+        for star in index.stars:
+            src = self.resolve_module(self.absolute_module(path, star), path)
+            if src is None or src == path:
+                continue
+            exported = self.parsed[src].dunder_all
+            if (exported is not None and name in exported) or (exported is None and not name.startswith("_")):
+                found = self.export(src, name)
+                if found is not None:
+                    return found
+        return None
+
+    # --- names and members -------------------------------------------------------------------------
+    def resolve_name(self, path: str, scope: int, name: str) -> Sym | None:
+        key = (path, scope, name)
+        if key in self._names:
+            return self._names[key]
+        result = self._resolve_name(path, scope, name)
+        self._names[key] = result
+        return result
+
+    def _resolve_name(self, path: str, scope: int, name: str) -> Sym | None:
+        parsed = self.parsed[path]
+        current, innermost = scope, True
+        while current != MODULE_SCOPE:
+            d = parsed.definitions[current]
+            sc = parsed.scopes.get(current)
+            if d.kind == "class" and not innermost:
+                current = d.parent  # class bodies are not visible from functions nested in them
+                continue
+            if sc is not None:
+                if name in sc.globals:
+                    break
+                if name in sc.bound and name not in sc.nonlocals:
+                    return self._local(path, current, name)
+            innermost = False
+            current = d.parent
+        return self._module_level(path, name)
+
+    def _local(self, path: str, scope: int, name: str) -> Sym | None:
+        index = self.index[path]
+        binding = index.imports.get(scope, {}).get(name)
+        if binding is not None:
+            return self.import_target(path, binding)
+        child = index.members.get(scope, {}).get(name)
+        if child is not None:
+            return Sym(path, child)
+        parsed = self.parsed[path]
+        sc = parsed.scopes.get(scope)
+        d = parsed.definitions[scope]
+        if sc is not None and d.kind == "method" and name == sc.first_param and name in ("self", "cls"):
+            return Sym(path, d.parent, instance=True)
+        return None  # a plain local variable
+
+    def member(self, sym: Sym, attr: str) -> Sym | None:
+        if sym.index == MODULE_SCOPE:
+            return self.export(sym.path, attr)
+        d = self.definition(sym)
+        if d is None or d.kind != "class":
+            return None
+        for cls in self.mro(Sym(sym.path, sym.index)):
+            child = self.index[cls.path].members.get(cls.index, {}).get(attr)
+            if child is not None:
+                return Sym(cls.path, child)
+        return None
+
+    def mro(self, cls: Sym) -> list[Sym]:
+        """The class and its resolvable ancestors, depth-first left-to-right without repeats."""
+        if cls in self._mro:
+            return self._mro[cls]
+        self._mro[cls] = [cls]  # cycle guard
+        order = [cls]
+        d = self.definition(cls)
+        for base in d.bases if d is not None else ():
+            parts = base.split(".")
+            target = self.resolve_name(cls.path, d.parent, parts[0]) if d is not None else None
+            for part in parts[1:]:
+                target = self.member(target, part) if target is not None else None
+            base_def = self.definition(target) if target is not None else None
+            if target is None or base_def is None or base_def.kind != "class":
+                continue
+            for ancestor in self.mro(Sym(target.path, target.index)):
+                if ancestor not in order:
+                    order.append(ancestor)
+        self._mro[cls] = order
+        return order
+
+    def enclosing_class(self, path: str, scope: int) -> Sym | None:
+        defs = self.parsed[path].definitions
+        while scope != MODULE_SCOPE:
+            d = defs[scope]
+            if d.kind == "method":
+                return Sym(path, d.parent)
+            scope = d.parent
+        return None
+
+    def resolve_ref(self, path: str, ref: Reference) -> Sym | None:
+        key = (path, ref.scope, ref.chain)
+        if key in self._refs:
+            return self._refs[key]
+        result = self._resolve_ref(path, ref)
+        self._refs[key] = result
+        return result
+
+    def _resolve_ref(self, path: str, ref: Reference) -> Sym | None:
+        chain = ref.chain
+        if chain[0] == "super()":
+            cls = self.enclosing_class(path, ref.scope)
+            if cls is None or len(chain) < 2:
+                return None
+            for ancestor in self.mro(cls)[1:]:
+                child = self.index[ancestor.path].members.get(ancestor.index, {}).get(chain[1])
+                if child is not None:
+                    return Sym(ancestor.path, child)
+            return None
+        sym = self.resolve_name(path, ref.scope, chain[0])
+        for part in chain[1:]:
+            if sym is None:
+                break
+            nxt = self.member(sym, part)
+            if nxt is None:
+                break
+            sym = nxt
+        return sym
+
+    # --- repository-wide edges ---------------------------------------------------------------------
+    def resolved(self, path: str) -> list[tuple[Reference, Sym | None]]:
+        """Every reference of a file with its target, in source order (memoised)."""
+        found = self._resolved.get(path)
+        if found is None:
+            found = [(ref, self.resolve_ref(path, ref)) for ref in self.parsed[path].references]
+            self._resolved[path] = found
+        return found
+
+    def targets_in(self, path: str, start_byte: int, end_byte: int) -> list[tuple[Reference, Sym]]:
+        """Resolved definition targets of the references inside a byte range of a file."""
+        rows = self.resolved(path)
+        lo = bisect.bisect_left(rows, start_byte, key=lambda row: row[0].byte)
+        out = []
+        for ref, sym in rows[lo:]:
+            if ref.byte >= end_byte:
+                break
+            if sym is not None and sym.is_definition:
+                out.append((ref, sym))
+        return out
+
+    def _edges(self) -> None:
+        in_degree: dict[Sym, int] = defaultdict(int)
+        users: dict[Sym, set[tuple[str, int]]] = defaultdict(set)
+        for path in self.parsed:
+            for ref, sym in self.resolved(path):
+                if sym is None or not sym.is_definition:
+                    continue
+                source = (path, ref.scope)
+                if source not in users[sym]:
+                    users[sym].add(source)
+                    in_degree[sym] += 1
+        self._in_degree = dict(in_degree)
+        self._users = dict(users)
+
+    def in_degree(self) -> dict[Sym, int]:
+        """Number of distinct scopes (functions, classes, modules) referencing each definition."""
+        if self._in_degree is None:
+            self._edges()
+        assert self._in_degree is not None
+        return self._in_degree
+
+    def users(self, sym: Sym) -> set[tuple[str, int]]:
+        """(path, scope) pairs whose code references `sym`."""
+        if self._users is None:
+            self._edges()
+        assert self._users is not None
+        return self._users.get(sym, set())
+
+    def outermost_function(self, path: str, scope: int) -> int:
+        """The top-level function or method containing a scope (its unit of meaning for ranking)."""
+        defs = self.parsed[path].definitions
+        unit = scope
+        while scope != MODULE_SCOPE:
+            d = defs[scope]
+            if d.kind in ("function", "method"):
+                unit = scope
+            if d.kind == "class" or d.kind == "method":
+                break
+            scope = d.parent
+        return unit

@@ -1,0 +1,3 @@
+def absolute(x):
+    """Return the absolute value of x."""
+    return abs(x)

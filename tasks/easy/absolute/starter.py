@@ -1,0 +1,2 @@
+def absolute(x):
+    """Return the absolute value of x."""

@@ -1,0 +1,2 @@
+def add(a, b):
+    """Return the sum of a and b."""

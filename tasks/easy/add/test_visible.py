@@ -1,0 +1,5 @@
+from solution import add
+
+
+def test_0():
+    assert add(1, 2) == 3

@@ -1,0 +1,3 @@
+def double(x):
+    """Return twice x."""
+    return 2 * x

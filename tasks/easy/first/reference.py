@@ -1,0 +1,3 @@
+def first(items):
+    """Return the first item of a non-empty list."""
+    return items[0]

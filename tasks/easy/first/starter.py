@@ -1,0 +1,2 @@
+def first(items):
+    """Return the first item of a non-empty list."""

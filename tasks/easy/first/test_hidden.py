@@ -1,0 +1,17 @@
+from solution import first
+
+
+def test_0():
+    assert first(['a', 'b']) == 'a'
+
+
+def test_1():
+    assert first([7]) == 7
+
+
+def test_2():
+    assert first([0, 5]) == 0
+
+
+def test_3():
+    assert first([1, 2, 3]) == 1

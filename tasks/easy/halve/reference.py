@@ -1,0 +1,3 @@
+def halve(x):
+    """Return x divided by two (a float)."""
+    return x / 2

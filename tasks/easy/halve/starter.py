@@ -1,0 +1,2 @@
+def halve(x):
+    """Return x divided by two (a float)."""

@@ -1,0 +1,3 @@
+def is_even(n):
+    """Return True if n is even, else False."""
+    return n % 2 == 0

@@ -1,0 +1,2 @@
+def is_even(n):
+    """Return True if n is even, else False."""

@@ -1,0 +1,3 @@
+def is_positive(x):
+    """Return True if x is greater than zero."""
+    return x > 0

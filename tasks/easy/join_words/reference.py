@@ -1,0 +1,3 @@
+def join_words(a, b):
+    """Return the two strings joined by one space."""
+    return a + ' ' + b

@@ -1,0 +1,2 @@
+def largest(items):
+    """Return the largest item of a non-empty list."""

@@ -1,0 +1,3 @@
+def last(items):
+    """Return the last item of a non-empty list."""
+    return items[-1]

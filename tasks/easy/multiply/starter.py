@@ -1,0 +1,2 @@
+def multiply(a, b):
+    """Return the product of a and b."""

@@ -1,0 +1,3 @@
+def negate(x):
+    """Return minus x."""
+    return -x

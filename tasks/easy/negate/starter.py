@@ -1,0 +1,2 @@
+def negate(x):
+    """Return minus x."""

@@ -1,0 +1,5 @@
+from solution import negate
+
+
+def test_0():
+    assert negate(5) == -5

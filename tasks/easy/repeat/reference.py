@@ -1,0 +1,3 @@
+def repeat(text, n):
+    """Return text repeated n times."""
+    return text * n

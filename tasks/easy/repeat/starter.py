@@ -1,0 +1,2 @@
+def repeat(text, n):
+    """Return text repeated n times."""

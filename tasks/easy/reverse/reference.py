@@ -1,0 +1,3 @@
+def reverse(text):
+    """Return the string reversed."""
+    return text[::-1]

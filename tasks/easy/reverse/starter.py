@@ -1,0 +1,2 @@
+def reverse(text):
+    """Return the string reversed."""

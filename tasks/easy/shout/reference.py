@@ -1,0 +1,3 @@
+def shout(text):
+    """Return the string in upper case."""
+    return text.upper()

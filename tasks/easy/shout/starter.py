@@ -1,0 +1,2 @@
+def shout(text):
+    """Return the string in upper case."""

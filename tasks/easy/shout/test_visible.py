@@ -1,0 +1,5 @@
+from solution import shout
+
+
+def test_0():
+    assert shout('abc') == 'ABC'

@@ -1,0 +1,3 @@
+def smallest(items):
+    """Return the smallest item of a non-empty list."""
+    return min(items)

@@ -1,0 +1,2 @@
+def smallest(items):
+    """Return the smallest item of a non-empty list."""

@@ -1,0 +1,17 @@
+from solution import smallest
+
+
+def test_0():
+    assert smallest([-2, -7]) == -7
+
+
+def test_1():
+    assert smallest([4]) == 4
+
+
+def test_2():
+    assert smallest([9, 9, 1]) == 1
+
+
+def test_3():
+    assert smallest([1, 5, 3]) == 1

@@ -1,0 +1,3 @@
+def square(x):
+    """Return x squared."""
+    return x * x

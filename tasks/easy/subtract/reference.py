@@ -1,0 +1,3 @@
+def subtract(a, b):
+    """Return a minus b."""
+    return a - b

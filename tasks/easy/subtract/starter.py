@@ -1,0 +1,2 @@
+def subtract(a, b):
+    """Return a minus b."""
