@@ -58,8 +58,19 @@ def fetch(name: str, version: str, package: str) -> Path:
     found = [p for p in wheels.glob("*.whl") if p.name.lower().startswith(f"{name.lower()}-{version}-")]
     if not found:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
-             "--dest", str(wheels), f"{name}=={version}"],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "--quiet",
+                "--dest",
+                str(wheels),
+                f"{name}=={version}",
+            ],
             check=True,
         )
         found = [p for p in wheels.glob("*.whl") if p.name.lower().startswith(f"{name.lower()}-{version}-")]

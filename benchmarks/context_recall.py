@@ -169,7 +169,9 @@ def main() -> None:
     print(f"{'package':<18}{'role':<10}{'files':>6}{'lines':>8}{'holes':>7}{'truth/hole':>12}")
     for label, role, repo, holes, res in rows:
         mean_truth = statistics.fmean(res["truth"]) if res["truth"] else 0
-        print(f"{label:<18}{role:<10}{len(repo.files):>6}{line_count(repo):>8}{len(holes):>7}{mean_truth:>12.2f}")
+        print(
+            f"{label:<18}{role:<10}{len(repo.files):>6}{line_count(repo):>8}{len(holes):>7}{mean_truth:>12.2f}"
+        )
 
     print("\nRecall of cross-file definitions (macro mean over holes / micro pooled)")
     head = "".join(f"{b:>16}" for b in BUDGETS)
@@ -204,8 +206,10 @@ def main() -> None:
             cells += f"{shown:>14}"
         print(f"{label:<18}{cells}")
     load1, load5, _ = os.getloadavg()
-    print(f"\ncounter: {args.tokenizer or 'estimate'}; total {time.perf_counter() - t_start:.0f}s; "
-          f"{os.cpu_count()} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min) at the end")
+    print(
+        f"\ncounter: {args.tokenizer or 'estimate'}; total {time.perf_counter() - t_start:.0f}s; "
+        f"{os.cpu_count()} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min) at the end"
+    )
 
 
 if __name__ == "__main__":

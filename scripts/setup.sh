@@ -20,6 +20,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
+# the Docker engine (docker.io, debootstrap for offline images); dockerd is started if it is not running
+./scripts/ensure_docker.sh
+
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

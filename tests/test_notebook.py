@@ -10,9 +10,13 @@ from tests.conftest import REPO_ROOT
 
 def test_quickstart_notebook_executes() -> None:
     notebook = nbformat.read(REPO_ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(REPO_ROOT)}}).execute()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(REPO_ROOT)}}
+    ).execute()
     outputs = "".join(
-        str(output.get("text", "")) for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+        str(output.get("text", ""))
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
     )
     assert "passed 3/3" in outputs and "stdout_forging" in outputs and "completed 2 steps" in outputs

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import threading
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ class RewardJudge:
         self.hack_counts: Counter[str] = Counter()
         self.judged = 0
         self.sandbox_errors = 0
+        self.seconds = 0.0
         self._hacked_samples = 0
 
     # -- public ------------------------------------------------------------------------------
@@ -66,6 +68,14 @@ class RewardJudge:
         return self.score_many([(task, code, first_line)])[0].breakdown
 
     def score_many(self, items: Sequence[tuple[Task, str, int | None]]) -> list[ScoredSample]:
+        started = time.perf_counter()
+        try:
+            return self._score_many(items)
+        finally:
+            with self._lock:
+                self.seconds += time.perf_counter() - started
+
+    def _score_many(self, items: Sequence[tuple[Task, str, int | None]]) -> list[ScoredSample]:
         prepared = [
             (task, code, first_line or first_generated_line(task, code)) for task, code, first_line in items
         ]
@@ -98,6 +108,10 @@ class RewardJudge:
                 scored[index] = ScoredSample(breakdown, result)
         return [s for s in scored if s is not None]
 
+    def prepare(self, tasks: Sequence[Task]) -> None:
+        """Judge the reference solutions of `tasks` now (one batch) instead of on first sight."""
+        self._ensure_references({task.fingerprint: task for task in tasks})
+
     def stats(self) -> dict[str, Any]:
         with self._lock:
             hacks = dict(self.hack_counts)
@@ -106,6 +120,7 @@ class RewardJudge:
         return {
             "judged": judged,
             "sandbox_errors": self.sandbox_errors,
+            "seconds": round(self.seconds, 3),
             "hack_counts": hacks,
             "hack_rate": hacked / judged if judged else 0.0,
             "cache": self.cache.stats.as_dict() if self.cache is not None else None,

@@ -310,8 +310,13 @@ class WorkerPool:
     def start(self) -> None:
         """Start every worker now (otherwise they start on first use)."""
         handles = [self._new_handle(slot) for slot in range(self.size)]
-        with ThreadPoolExecutor(max_workers=self.size) as pool:
-            list(pool.map(lambda h: h.start(), handles))
+        try:
+            with ThreadPoolExecutor(max_workers=self.size) as pool:
+                list(pool.map(lambda h: h.start(), handles))
+        except BaseException:
+            for handle in handles:  # the ones that did start would otherwise be leaked
+                handle.kill()
+            raise
         for handle in handles:
             self._handles.append(handle)
             self._idle.put(handle)

@@ -42,11 +42,13 @@ def _record(path: Path | None, event: dict[str, Any]) -> None:
 
 
 class AdaptiveLR(TrainerCallback, ExportableState):
-    """Multiplies the learning rate by `factor` when the mean reward has not improved by
+    """Multiplies the learning rate by `factor` when the smoothed mean reward has not improved by
     `min_delta` for `patience` logged steps (plateau), or when the reward's spread within groups
     has stayed under `variance_floor` that long (collapse: advantages vanish, updates become noise).
-    Never below `min_scale` of the base rate. Scales the scheduler's base rates, so the schedule's
-    shape is kept, and survives resume (its state is saved with the checkpoint)."""
+    The reward is smoothed with an exponential moving average over about `patience` steps, so one
+    lucky batch does not set a bar that noise then fails to clear. Never below `min_scale` of the
+    base rate. Scales the scheduler's base rates, so the schedule's shape is kept, and survives
+    resume (its state is saved with the checkpoint)."""
 
     def __init__(
         self, config: AdaptiveLRConfig | dict[str, Any], events_path: str | Path | None = None
@@ -55,6 +57,7 @@ class AdaptiveLR(TrainerCallback, ExportableState):
         self.config = config if isinstance(config, AdaptiveLRConfig) else AdaptiveLRConfig(**config)
         self.events_path = Path(events_path) if events_path else None
         self.best = -math.inf
+        self.smoothed: float | None = None
         self.since_best = 0
         self.low_variance = 0
         self.scale = 1.0
@@ -64,8 +67,10 @@ class AdaptiveLR(TrainerCallback, ExportableState):
         """Update with one logged point; returns the reason when the LR should drop."""
         if mean is None:
             return None
-        if mean > self.best + self.config.min_delta:
-            self.best, self.since_best = mean, 0
+        alpha = 2.0 / (self.config.patience + 1)
+        self.smoothed = mean if self.smoothed is None else alpha * mean + (1 - alpha) * self.smoothed
+        if self.smoothed > self.best + self.config.min_delta:
+            self.best, self.since_best = self.smoothed, 0
         else:
             self.since_best += 1
         self.low_variance = (
@@ -129,6 +134,7 @@ class AdaptiveLR(TrainerCallback, ExportableState):
             "args": {"config": asdict(self.config), "events_path": str(self.events_path or "")},
             "attributes": {
                 "best": self.best,
+                "smoothed": self.smoothed,
                 "since_best": self.since_best,
                 "low_variance": self.low_variance,
                 "scale": self.scale,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from codegym.train.config import TrainConfig
 from codegym.train.data import build_training_data
 from codegym.train.model_setup import base_model_path, sft_warmup
 from codegym.train.plot import plot_rewards
+from codegym.train.profile import StepProfiler
 from codegym.train.samples import SampleLog
 from codegym.train.setup import RunSetup
 
@@ -110,6 +112,7 @@ def run_training(
             else open_cache(None if config.output.cache == "default" else config.output.cache)
         )
         judge = RewardJudge(backend, reward_config, cache)
+        judge.prepare(list(data.tasks.values()))  # reference yardsticks in one batch, before any step
         rewards = TrlRewards(
             judge,
             data.tasks,
@@ -125,7 +128,12 @@ def run_training(
             model_path = str(run_dir / "sft-model")
         adaptive = AdaptiveLR(config.stability.adaptive_lr, run_dir / "adaptive_lr.jsonl")
         monitor = StabilityMonitor(config.stability, run_dir / "alarms.jsonl")
-        callbacks = [adaptive, monitor, SealCheckpoints(), *(extra_callbacks or [])]
+        profiler = StepProfiler(judge)
+        callbacks = [adaptive, monitor, SealCheckpoints(), profiler, *(extra_callbacks or [])]
+        if sys.stdout.isatty():
+            from trl.trainer.callbacks import RichProgressCallback
+
+            callbacks.append(RichProgressCallback())
         setup = RunSetup(config, run_dir, model_path, data, rewards, callbacks, resume_checkpoint=checkpoint)
         trainer = _builder(config.algorithm)(setup)
         status, message = "completed", ""
@@ -158,11 +166,14 @@ def run_training(
             **{
                 k: last[k]
                 for k in sorted(last)
-                if k.startswith(("rewards/", "codegym/", "reward", "kl", "entropy", "objective/"))
+                if k.startswith(
+                    ("rewards/", "codegym/", "reward", "kl", "entropy", "objective/", "num_tokens")
+                )
             },
             "reward_judge": stats,
             "adaptive_lr_events": adaptive.events,
             "alarms": monitor.alarms,
+            "timing": profiler.summary(),
             "seconds": time.monotonic() - started,
         },
     )

@@ -28,6 +28,10 @@ class TinyModelSpec:
     intermediate_size: int = field(default=128, metadata={"help": "MLP width."})
     max_positions: int = field(default=2048, metadata={"help": "Context length."})
     seed: int = field(default=0, metadata={"help": "Initialisation seed."})
+    pad_vocab_to: int = field(
+        default=0,
+        metadata={"help": "Embedding rows (0 = the tokenizer's size); e.g. 151936 for a Qwen2.5 shape."},
+    )
 
     def __post_init__(self) -> None:
         if self.hidden_size % self.heads or self.heads % self.kv_heads:
@@ -67,7 +71,7 @@ def build_tiny_model(out_dir: str | Path, corpus: Iterable[str], spec: TinyModel
     out.mkdir(parents=True, exist_ok=True)
     tokenizer = train_tokenizer(corpus, spec.vocab_size)
     config = Qwen2Config(
-        vocab_size=len(tokenizer),
+        vocab_size=max(len(tokenizer), spec.pad_vocab_to),
         hidden_size=spec.hidden_size,
         intermediate_size=spec.intermediate_size,
         num_hidden_layers=spec.layers,

@@ -12,6 +12,7 @@ from context_samples import BROKEN, LATIN1
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
+
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """The shop repo in tmp_path, plus a broken file, a latin-1 file and an empty file."""

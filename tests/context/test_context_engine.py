@@ -106,7 +106,7 @@ def test_budget_is_never_exceeded_with_a_real_tokenizer(shop: Path, trained_toke
 def test_a_hole_in_a_huge_file(tmp_path: Path) -> None:
     (tmp_path / "lib.py").write_text('def helper(x: int) -> int:\n    """Help."""\n    return x\n')
     body = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(20_000))
-    big = "from lib import helper\n\n\n" + body + "def target(v: int) -> int:\n    \"\"\"Use helper.\"\"\"\n"
+    big = "from lib import helper\n\n\n" + body + 'def target(v: int) -> int:\n    """Use helper."""\n'
     (tmp_path / "big.py").write_text(big)
     line = big.count("\n") + 1
     ctx = build_context(tmp_path, "big.py", line, 300)

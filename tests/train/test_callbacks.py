@@ -51,15 +51,16 @@ def test_improving_reward_keeps_the_learning_rate(tmp_path: Path) -> None:
 def test_plateau_halves_the_learning_rate_and_records_why(tmp_path: Path) -> None:
     optimizer, scheduler = optimizer_and_scheduler()
     callback = AdaptiveLR(AdaptiveLRConfig(patience=3, factor=0.5, min_delta=0.01), tmp_path / "lr.jsonl")
-    stream = [(0.1, 0.2), (0.3, 0.2), (0.5, 0.2)] + [(0.5, 0.2)] * 3
+    stream = [(0.1, 0.2), (0.3, 0.2), (0.5, 0.2)] + [(0.5, 0.2)] * 12
     feed(callback, stream, optimizer, scheduler)
-    assert callback.scale == 0.5
-    assert [e["step"] for e in callback.events] == [6]
+    # the smoothed reward catches up with the last rise, stops improving, then every 3 flat steps
+    assert [e["step"] for e in callback.events] == [11, 14]
+    assert callback.scale == 0.25
     assert callback.events[0]["reason"].startswith("plateau")
-    assert scheduler.base_lrs == [pytest.approx(0.05)]
+    assert scheduler.base_lrs == [pytest.approx(0.025)]
     optimizer.step()
     scheduler.step()
-    assert optimizer.param_groups[0]["lr"] < 0.05  # the schedule keeps its shape at the new scale
+    assert optimizer.param_groups[0]["lr"] < 0.025  # the schedule keeps its shape at the new scale
     recorded = [json.loads(line) for line in (tmp_path / "lr.jsonl").read_text().splitlines()]
     assert recorded == callback.events
 
@@ -69,6 +70,14 @@ def test_variance_collapse_lowers_the_rate_even_while_the_mean_rises(tmp_path: P
     callback = AdaptiveLR(AdaptiveLRConfig(patience=2, variance_floor=1e-3), None)
     feed(callback, [(0.1 * i, 0.0) for i in range(1, 4)], optimizer, scheduler)
     assert callback.events and callback.events[0]["reason"].startswith("variance collapse")
+
+
+def test_one_lucky_batch_does_not_trigger_a_plateau() -> None:
+    optimizer, scheduler = optimizer_and_scheduler()
+    callback = AdaptiveLR(AdaptiveLRConfig(patience=6, min_delta=0.01), None)
+    noisy_but_rising = [(0.2 + 0.03 * i + (0.3 if i == 3 else 0.0), 0.2) for i in range(20)]
+    feed(callback, noisy_but_rising, optimizer, scheduler)
+    assert callback.events == []
 
 
 def test_the_rate_never_drops_below_min_scale() -> None:

@@ -2,4 +2,4 @@ from solution import first
 
 
 def test_0():
-    assert first([1, 2, 3]) == 1
+    assert first([3, 1, 2]) == 3

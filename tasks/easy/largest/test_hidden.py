@@ -10,8 +10,12 @@ def test_1():
 
 
 def test_2():
-    assert largest([9, 9, 1]) == 9
+    assert largest([2, 9, 1]) == 9
 
 
 def test_3():
+    assert largest([3, 1, 2]) == 3
+
+
+def test_4():
     assert largest([1, 5, 3]) == 5

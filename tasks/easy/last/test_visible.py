@@ -2,4 +2,4 @@ from solution import last
 
 
 def test_0():
-    assert last([1, 2, 3]) == 3
+    assert last([3, 1, 2]) == 2

@@ -1,0 +1,143 @@
+"""Docker backend throughput on HumanEval canonical solutions vs one `docker exec` per sample.
+
+    .venv/bin/python benchmarks/docker_throughput.py [--repeats 4] [--workers 0] [--baseline-threads 0]
+
+Same image, same run, same machine:
+* codegym's docker backend: a warm pool of containers, each a warm worker forking per execution;
+* baseline: one warm container of the same image (same hardening), and per sample one
+  `docker exec` (through the SDK) of a tiny script that writes the program and its hidden tests
+  to a fresh directory and calls every test function with plain python (cheaper than the runner,
+  so the comparison favours the baseline). It runs with as many threads as the pool has containers.
+
+Prints samples/s for both, the ratio, the pool size and the pass counts (every canonical solution
+must pass in both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+from codegym.sandbox.docker import DockerBackend, Engine, build_image
+from codegym.sandbox.requests import request_for_task
+from codegym.sandbox.types import ExecRequest, ExecStatus
+from codegym.tasks.humaneval import load_humaneval_pack
+
+# Runs inside the baseline container: argv[1] is {"files": {...}, "tests": {...}}; exit 0 = all passed.
+EXEC_SCRIPT = """
+import json, os, sys, tempfile, types
+job = json.loads(sys.argv[1])
+scratch = tempfile.mkdtemp(dir="/tmp")
+for name, text in {**job["files"], **job["tests"]}.items():
+    with open(os.path.join(scratch, name), "w") as f:
+        f.write(text)
+os.chdir(scratch)
+sys.path.insert(0, scratch)
+failed = 0
+for name in job["tests"]:
+    module = types.ModuleType(name[:-3])
+    exec(compile(open(name).read(), name, "exec"), module.__dict__)
+    for key, test in list(module.__dict__.items()):
+        if key.startswith("test") and callable(test):
+            try:
+                test()
+            except BaseException:
+                failed += 1
+sys.exit(1 if failed else 0)
+"""
+
+
+def requests_for(repeats: int) -> list[ExecRequest]:
+    pack = load_humaneval_pack()
+    return [request_for_task(task, task.reference_solution) for task in pack.tasks.values()] * repeats
+
+
+def run_pool(requests: list[ExecRequest], workers: int) -> tuple[float, Counter[str], str, int]:
+    with DockerBackend(workers=workers) as backend:
+        backend.start()
+        started = time.perf_counter()
+        results = backend.execute_many(requests)
+        elapsed = time.perf_counter() - started
+        return (
+            len(results) / elapsed,
+            Counter(r.status.value for r in results),
+            backend.image,
+            backend.workers,
+        )
+
+
+def run_exec_baseline(requests: list[ExecRequest], image: str, threads: int) -> tuple[float, int]:
+    engine = Engine()
+    api = engine.api
+    host_config = api.create_host_config(
+        network_mode="none",
+        read_only=True,
+        tmpfs={"/tmp": "rw,nosuid,nodev,size=256m,mode=1777"},
+        cap_drop=["ALL"],
+        security_opt=["no-new-privileges:true"],
+        pids_limit=256,
+        mem_limit="2048m",
+    )
+    container = api.create_container(
+        image.split("@", 1)[1],
+        entrypoint=["/bin/sleep", "infinity"],
+        user="10001:10001",
+        labels={"org.codegym.sandbox": "1", "org.codegym.pool": "benchmark-baseline"},
+        network_disabled=True,
+        stop_signal="SIGKILL",
+        host_config=host_config,
+    )["Id"]
+    api.start(container)
+
+    def one(request: ExecRequest) -> bool:
+        job = json.dumps({"files": dict(request.files), "tests": dict(request.tests)})
+        exec_id = api.exec_create(container, ["/usr/bin/python3", "-I", "-c", EXEC_SCRIPT, job])["Id"]
+        api.exec_start(exec_id)
+        return api.exec_inspect(exec_id)["ExitCode"] == 0
+
+    try:
+        started = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            passed = sum(pool.map(one, requests))
+        elapsed = time.perf_counter() - started
+    finally:
+        api.remove_container(container, force=True)
+        engine.close()
+    return len(requests) / elapsed, passed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeats", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=0, help="containers in the pool (0 = cores)")
+    parser.add_argument("--baseline-threads", type=int, default=0, help="0 = as many as the pool")
+    args = parser.parse_args()
+
+    engine = Engine()
+    build_image(engine, progress=lambda line: None)
+    engine.close()
+    requests = requests_for(args.repeats)
+    print(f"machine: {os.cpu_count()} cores; HumanEval canonical x{args.repeats} ({len(requests)} runs)")
+    ours, statuses, image, pool_size = run_pool(requests, args.workers)
+    threads = args.baseline_threads or pool_size
+    base, base_passed = run_exec_baseline(requests, image, threads)
+    print(f"image: {image}")
+    print(f"{'harness':60} {'samples/s':>10} {'passed':>12}")
+    passed = statuses.get(ExecStatus.PASSED.value, 0)
+    label = f"codegym docker backend ({pool_size} warm containers)"
+    print(f"{label:60} {ours:10.1f} {passed:>6}/{len(requests):<5}")
+    label = f"one docker exec per sample (1 warm container, {threads} threads)"
+    print(f"{label:60} {base:10.1f} {base_passed:>6}/{len(requests):<5}")
+    print(
+        f"speed-up: {ours / base:.1f}x   pool size: {pool_size}   docker backend statuses: {dict(statuses)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

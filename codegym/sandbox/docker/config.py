@@ -1,0 +1,78 @@
+"""Settings of the docker backend, and the image layout both build paths produce."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codegym.sandbox.local import STDLIB_PRELOAD
+
+# The layout every sandbox image has, whichever way its base was made (registry or debootstrap).
+IMAGE_PYTHON = "/usr/bin/python3"
+IMAGE_INSIDE_DIR = "/opt/codegym/inside"
+IMAGE_USER = "sandbox"
+IMAGE_UID = 10001
+
+IMAGE_REPOSITORY = "codegym-sandbox"
+BASE_REPOSITORY = "codegym-sandbox-base"
+
+# Every container we create carries these labels, so that close(), exit and `sandbox cleanup` find them.
+LABEL_SANDBOX = "org.codegym.sandbox"
+LABEL_POOL = "org.codegym.pool"
+LABEL_OWNER = "org.codegym.owner"
+LABEL_RECIPE = "org.codegym.recipe"
+LABEL_BASE_SOURCE = "org.codegym.base-source"
+
+# The container's only writable places (read-only root): emptied by the worker after every run.
+WRITABLE_DIRS = ("/tmp", "/dev/shm", "/dev/mqueue")
+SCRATCH_ROOT = "/tmp/codegym"
+CONTAINER_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+
+
+@dataclass(frozen=True)
+class DockerSandboxConfig:
+    workers: int = field(default=0, metadata={"help": "Warm containers in the pool (0 = one per CPU core)."})
+    image: str = field(
+        default="",
+        metadata={"help": "Image reference (default: codegym-sandbox:<recipe hash>, see `sandbox build`)."},
+    )
+    preload: tuple[str, ...] = field(
+        default=STDLIB_PRELOAD,
+        metadata={"help": "Modules each worker imports once before forking, so programs don't pay for them."},
+    )
+    memory_mb: int = field(default=2048, metadata={"help": "Memory cgroup limit per container (no swap)."})
+    cpus: float = field(default=1.0, metadata={"help": "CPU limit per container (CFS quota, in cores)."})
+    pids_limit: int = field(default=256, metadata={"help": "Processes/threads per container (pids cgroup)."})
+    tmp_size_mb: int = field(default=256, metadata={"help": "Size of each container's scratch tmpfs (/tmp)."})
+    shm_size_mb: int = field(default=64, metadata={"help": "Size of each container's /dev/shm."})
+    start_timeout_s: float = field(
+        default=60.0, metadata={"help": "Time a container's worker has to come up."}
+    )
+    max_retries: int = field(default=2, metadata={"help": "Retries of an execution after a sandbox error."})
+    engine_wait_s: float = field(
+        default=30.0, metadata={"help": "How long a (re)start waits for an unreachable engine to come back."}
+    )
+    docker_host: str = field(
+        default="", metadata={"help": "Engine URL, e.g. unix:///var/run/docker.sock (default: DOCKER_HOST)."}
+    )
+    uid_base: int | None = field(
+        default=None, metadata={"help": "First uid for containers, one per slot (default: random per pool)."}
+    )
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.workers < 0:
+            problems.append(f"workers must be >= 0, got {self.workers}")
+        if self.memory_mb < 64:
+            problems.append(f"memory_mb must be >= 64, got {self.memory_mb}")
+        if not self.cpus > 0:
+            problems.append(f"cpus must be > 0, got {self.cpus}")
+        if self.pids_limit < 8:
+            problems.append(f"pids_limit must be >= 8, got {self.pids_limit}")
+        if self.tmp_size_mb < 16:
+            problems.append(f"tmp_size_mb must be >= 16, got {self.tmp_size_mb}")
+        if self.shm_size_mb < 1:
+            problems.append(f"shm_size_mb must be >= 1, got {self.shm_size_mb}")
+        if self.uid_base is not None and self.uid_base < 1000:
+            problems.append(f"uid_base must be >= 1000 (never a system uid), got {self.uid_base}")
+        if problems:
+            raise ValueError("DockerSandboxConfig: " + "; ".join(problems))
