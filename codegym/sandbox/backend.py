@@ -8,6 +8,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult
 from codegym.tasks.errors import UnknownNameError
 
@@ -63,6 +64,33 @@ class SandboxBackend(abc.ABC):
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class PooledBackend(SandboxBackend):
+    """A backend whose executions go to a `WorkerPool` (`self.pool`); subclasses say how workers start."""
+
+    pool: WorkerPool
+
+    def start(self) -> None:
+        self.pool.start()
+
+    def execute(self, request: ExecRequest) -> ExecResult:
+        return self.pool.execute(request)
+
+    def execute_many(
+        self,
+        requests: Iterable[ExecRequest],
+        *,
+        on_result: Callable[[int, ExecResult], None] | None = None,
+        max_concurrency: int | None = None,
+    ) -> list[ExecResult]:
+        return self.pool.execute_many(requests, on_result=on_result, max_concurrency=max_concurrency)
+
+    def pool_state(self) -> dict[str, Any]:
+        return {"restarts": self.pool.restarts, "executions": self.pool.executions}
+
+    def close(self) -> None:
+        self.pool.close()
 
 
 BACKENDS: dict[str, str] = {

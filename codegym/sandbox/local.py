@@ -30,14 +30,13 @@ import shutil
 import site
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from codegym.sandbox.backend import SandboxBackend, SandboxUnavailable
+from codegym.sandbox.backend import PooledBackend, SandboxUnavailable
 from codegym.sandbox.pool import WorkerPool
-from codegym.sandbox.types import ExecRequest, ExecResult
 
 INSIDE_DIR = Path(__file__).resolve().parent / "inside"
 SANDBOX_INSIDE_MOUNT = "/run/codegym-inside"
@@ -213,7 +212,7 @@ def _default_uid_base() -> int:
     return 200_000 + (os.getpid() % 100_000) * 64
 
 
-class LocalBackend(SandboxBackend):
+class LocalBackend(PooledBackend):
     """Warm, namespace-isolated workers on this machine."""
 
     name = "local"
@@ -300,21 +299,6 @@ class LocalBackend(SandboxBackend):
         ]
         return argv
 
-    def start(self) -> None:
-        self.pool.start()
-
-    def execute(self, request: ExecRequest) -> ExecResult:
-        return self.pool.execute(request)
-
-    def execute_many(
-        self,
-        requests: Iterable[ExecRequest],
-        *,
-        on_result: Callable[[int, ExecResult], None] | None = None,
-        max_concurrency: int | None = None,
-    ) -> list[ExecResult]:
-        return self.pool.execute_many(requests, on_result=on_result, max_concurrency=max_concurrency)
-
     def info(self) -> dict[str, Any]:
         return {
             "backend": self.name,
@@ -328,9 +312,5 @@ class LocalBackend(SandboxBackend):
             "exposed_read_only": self.expose,
             "scratch_tmpfs_mb": self.config.tmp_size_mb,
             "pool": [{"slot": w.slot, "pid": w.pid, **w.details} for w in self.pool.describe()],
-            "restarts": self.pool.restarts,
-            "executions": self.pool.executions,
+            **self.pool_state(),
         }
-
-    def close(self) -> None:
-        self.pool.close()

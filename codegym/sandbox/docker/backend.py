@@ -26,13 +26,12 @@ import os
 import secrets
 import uuid
 import weakref
-from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from typing import Any
 
 from docker.types import LogConfig
 
-from codegym.sandbox.backend import SandboxBackend, SandboxUnavailable
+from codegym.sandbox.backend import PooledBackend, SandboxUnavailable
 from codegym.sandbox.docker.cleanup import pool_labels, sweep_quietly
 from codegym.sandbox.docker.config import (
     CONTAINER_ENV,
@@ -46,7 +45,6 @@ from codegym.sandbox.docker.engine import Engine
 from codegym.sandbox.docker.images import default_image_reference
 from codegym.sandbox.docker.transport import ContainerTransport
 from codegym.sandbox.pool import WorkerPool
-from codegym.sandbox.types import ExecRequest, ExecResult
 
 
 def _release(pool: WorkerPool, engine: Engine, pool_id: str) -> None:
@@ -56,7 +54,7 @@ def _release(pool: WorkerPool, engine: Engine, pool_id: str) -> None:
     engine.close()
 
 
-class DockerBackend(SandboxBackend):
+class DockerBackend(PooledBackend):
     """Warm workers in hardened containers of the sandbox image."""
 
     name = "docker"
@@ -147,21 +145,6 @@ class DockerBackend(SandboxBackend):
             "host_config": host_config,
         }
 
-    def start(self) -> None:
-        self.pool.start()
-
-    def execute(self, request: ExecRequest) -> ExecResult:
-        return self.pool.execute(request)
-
-    def execute_many(
-        self,
-        requests: Iterable[ExecRequest],
-        *,
-        on_result: Callable[[int, ExecResult], None] | None = None,
-        max_concurrency: int | None = None,
-    ) -> list[ExecResult]:
-        return self.pool.execute_many(requests, on_result=on_result, max_concurrency=max_concurrency)
-
     def containers(self) -> list[str]:
         """Ids of the pool's current containers (one per started slot)."""
         return [t.container_id for _, t in sorted(self._transports.items()) if t.container_id]
@@ -203,8 +186,7 @@ class DockerBackend(SandboxBackend):
             "workers": self.workers,
             "pool_id": self.pool_id,
             "pool": pool,
-            "restarts": self.pool.restarts,
-            "executions": self.pool.executions,
+            **self.pool_state(),
         }
 
     def close(self) -> None:

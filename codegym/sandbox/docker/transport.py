@@ -25,7 +25,7 @@ import requests
 from docker.errors import APIError, DockerException, NotFound
 
 from codegym.sandbox.docker.engine import UNREACHABLE, Engine
-from codegym.sandbox.pool import WorkerDied, WorkerLost, WorkerStartError, WorkerUnresponsive
+from codegym.sandbox.transport import WorkerDied, WorkerLost, WorkerStartError, WorkerUnresponsive
 
 STDOUT, STDERR = 1, 2
 HEADER_SIZE = 8
