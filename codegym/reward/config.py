@@ -106,7 +106,10 @@ class RewardConfig:
         metadata={"help": "ruff configuration (rule set) for the style score."},
     )
     timing_repeats: int = field(
-        default=3, metadata={"help": "Timed repeats of the hidden tests (the minimum counts)."}
+        default=2,
+        metadata={
+            "help": "Timed repeats of the hidden tests after the (timed) verdict pass; the minimum counts."
+        },
     )
     timing_floor_ms: float = field(
         default=1.0, metadata={"help": "Added to both CPU times so sub-millisecond noise does not matter."}

@@ -261,6 +261,7 @@ class RewardJudge:
                 "generated_lines": style.generated_lines,
                 "cpu_s": min(result.timings_s) if result.timings_s else None,
                 "reference_cpu_s": reference.cpu_s if reference else None,
+                "coverage_complete": (result.coverage or {}).get("complete"),
                 "wall_s": result.wall_s,
                 "message": result.message[:500],
             },

@@ -58,6 +58,8 @@ class ExecRequest:
     test_runner: TestRunnerChoice = "auto"
     measure_coverage: bool = False
     timing_repeats: int = 0  # timed repeats of the measured tests after the verdict pass (0 = none)
+    coverage_budget_s: float = 0.02  # wall time the traced coverage pass may take (tests in flight finish)
+    timing_budget_s: float = 0.25  # CPU time the timing repeats may take in total
     measured_test_files: tuple[str, ...] = ()
     request_id: str = ""
 
@@ -90,6 +92,8 @@ class ExecRequest:
             "measure_coverage": self.measure_coverage,
             "timing_repeats": self.timing_repeats,
             "measured_test_files": list(self.measured_test_files),
+            "coverage_budget_s": self.coverage_budget_s,
+            "timing_budget_s": self.timing_budget_s,
             "request_id": self.request_id,
         }
 

@@ -237,6 +237,7 @@ def test_coverage_of_the_solution_by_measured_tests_only(preload: tuple[str, ...
         result = backend.execute(request)
     assert result.status is ExecStatus.PASSED and result.tests_total == 2
     assert result.coverage == {
+        "complete": True,
         "executed_lines": [1, 2, 3],
         "missing_lines": [4, 5, 6],
         "executed_branches": [[2, 3]],
@@ -294,9 +295,12 @@ def test_return_types_are_recorded(local_backend: LocalBackend) -> None:
 def test_timing_repeats(local_backend: LocalBackend) -> None:
     tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
     result = run(local_backend, ADD, tests, timing_repeats=5)
-    assert len(result.timings_s) == 5 and all(t >= 0 for t in result.timings_s)
+    assert len(result.timings_s) == 6 and all(t >= 0 for t in result.timings_s)  # verdict pass + 5
     failing = run(local_backend, ADD, ADD_TESTS, timing_repeats=3)
-    assert len(failing.timings_s) == 3  # failing programs are timed too
+    assert len(failing.timings_s) == 4  # failing programs are timed too
+    slow = "import time\ndef add(a, b):\n    t = time.process_time()\n    while time.process_time() - t < 0.2:\n        pass\n    return a + b\n"
+    budgeted = run(local_backend, slow, tests, timing_repeats=10, timing_budget_s=0.3)
+    assert 2 <= len(budgeted.timings_s) <= 4  # repeats stop once the timing budget is spent
 
 
 def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBackend) -> None:
@@ -401,3 +405,14 @@ def test_request_paths_must_stay_inside_scratch() -> None:
 def test_result_round_trips_through_dict(local_backend: LocalBackend) -> None:
     result = run(local_backend, ADD, ADD_TESTS)
     assert ExecResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+
+
+def test_coverage_pass_stops_at_its_budget(local_backend: LocalBackend) -> None:
+    solution = "def spin(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n\n\ndef other():\n    return 1\n"
+    tests = ("from solution import spin, other\n\ndef test_a():\n    assert spin(200000) > 0\n\n"
+             "def test_b():\n    assert other() == 1\n")
+    result = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=0.001)
+    assert result.status is ExecStatus.PASSED  # the verdict pass is never cut short
+    assert result.coverage is not None and result.coverage["complete"] is False
+    assert 9 in result.coverage["missing_lines"]  # `other` ran only after the budget was spent
+    assert 1 in result.coverage["executed_lines"]  # module-level lines are traced at import

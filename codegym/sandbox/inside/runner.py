@@ -320,32 +320,33 @@ def _code_of(func):
 
 
 def run_fast(request, scratch_dir, channel, guard, compiled, probe):
+    """Verdict pass (untraced, also the first timing sample), then — when asked — a coverage pass
+    and timing repeats, each within a budget so one slow program cannot make judging slow."""
     runner = FastRunner(request, scratch_dir, channel, guard)
     coverage = probe if request.get("measure_coverage") else None
     if coverage is not None:
-        coverage.start()
+        coverage.start()  # module-level lines run at import: trace the import itself
     returns = ReturnTypeRecorder()
     try:
         returns.install(request)
         tests = runner.load(compiled)
     except _BaseException as exc:
-        if coverage is not None:
-            coverage.stop()
         message, frames = _format_exception(exc, scratch_dir, runner.test_files)
         channel.emit("collect_error", message=message, traceback=frames, outcome=_outcome_for(exc))
         return
-    channel.emit("begin", tests=[test_id for test_id, _ in tests], runner="fast")
-    if not tests:
+    finally:
         if coverage is not None:
             coverage.stop()
+    channel.emit("begin", tests=[test_id for test_id, _ in tests], runner="fast")
+    if not tests:
         return
     measured_files = set(request.get("measured_test_files") or ()) or runner.test_files
-    measured = [index for index, (test_id, _) in enumerate(tests) if test_id.split("::")[0] in measured_files]
-    last_measured = measured[-1] if measured else -1
+    measured = [func for test_id, func in tests if test_id.split("::")[0] in measured_files]
     snapshots = [_code_of(func) for _, func in tests]
-    for index, ((test_id, func), snapshot) in enumerate(zip(tests, snapshots, strict=True)):
+    verdict_cpu = 0.0
+    for (test_id, func), snapshot in zip(tests, snapshots, strict=True):
         channel.emit("start", id=test_id)
-        started = _perf_counter()
+        started, cpu_started = _perf_counter(), _process_time()
         outcome, message, frames = "passed", "", ""
         try:
             func()
@@ -355,8 +356,8 @@ def run_fast(request, scratch_dir, channel, guard, compiled, probe):
             if _isinstance(exc, SystemExit):
                 channel.emit("flag", name="exit_in_test")
         duration = _perf_counter() - started
-        if index == last_measured and coverage is not None:
-            coverage.stop()  # coverage is of the measured (hidden) tests only
+        if test_id.split("::")[0] in measured_files:
+            verdict_cpu += _process_time() - cpu_started
         if _code_of(func) is not snapshot or runner.tampered():
             outcome, message = "error", "the test function was modified while the tests ran"
             channel.emit("flag", name="test_tampered")
@@ -366,17 +367,43 @@ def run_fast(request, scratch_dir, channel, guard, compiled, probe):
     channel.emit("tests_done")
     channel.emit("returns", types=returns.types())
     if coverage is not None:
+        budget = float(request.get("coverage_budget_s") or COVERAGE_BUDGET_S)
+        coverage.start()
+        complete = _run_within(measured, budget)
         coverage.stop()
-        channel.emit("coverage", **coverage.report(request, scratch_dir))
+        channel.emit("coverage", complete=complete, **coverage.report(request, scratch_dir))
     repeats = int(request.get("timing_repeats") or 0)
     if repeats > 0:
-        channel.emit("timing", cpu_s=_time_repeats([tests[i][1] for i in measured], repeats))
+        budget = float(request.get("timing_budget_s") or TIMING_BUDGET_S)
+        channel.emit("timing", cpu_s=[verdict_cpu, *_time_repeats(measured, repeats, budget)])
 
 
-def _time_repeats(functions, repeats):
-    """CPU seconds of the measured tests per repeat (failures included); the caller takes the minimum."""
+COVERAGE_BUDGET_S = 0.02
+TIMING_BUDGET_S = 0.25
+
+
+def _run_within(functions, budget_s):
+    """Run the tests (failures included) until they are done or `budget_s` of wall time has passed;
+    True when all ran. Tracing slows Python code several-fold; the budget bounds what that costs."""
+    deadline = _perf_counter() + budget_s
+    for func in functions:
+        if _perf_counter() > deadline:
+            return False
+        try:  # noqa: SIM105 - contextlib is the program's to monkeypatch
+            func()
+        except _BaseException:
+            pass
+    return True
+
+
+def _time_repeats(functions, repeats, budget_s):
+    """CPU seconds of the measured tests per repeat (failures included), for at most `repeats`
+    repeats and while their total stays under `budget_s`; the caller takes the minimum."""
     timings = []
+    spent = 0.0
     for _ in range(repeats):
+        if timings and spent > budget_s:
+            break
         started = _process_time()
         for func in functions:
             try:  # noqa: SIM105 - contextlib is the program's to monkeypatch
@@ -384,6 +411,7 @@ def _time_repeats(functions, repeats):
             except _BaseException:
                 pass
         timings.append(_process_time() - started)
+        spent += timings[-1]
     return timings
 
 
@@ -447,6 +475,12 @@ class CoverageProbe:
             self.cov.start()
             self.cov.stop()
             self.cov.get_data()
+            # the parser imports and caches lazily: pay for that once here, not in every child
+            sample = "import os\n\ndef f(x):\n    if x:\n        return 1\n    return [y for y in x]\n"
+            warm = PythonParser(text=sample)
+            warm.parse_source()
+            warm.arcs()
+            warm.exit_counts()
         self._running = False
 
     def start(self):

@@ -257,6 +257,7 @@ class VerdictReader:
                 key: record.get(key, [])
                 for key in ("executed_lines", "missing_lines", "executed_branches", "missing_branches")
             }
+            self.coverage["complete"] = bool(record.get("complete", True))
         elif kind == "returns":
             self.return_types = [str(name) for name in record.get("types", [])][:64]
         elif kind == "timing":
