@@ -5,7 +5,7 @@ pack's reference solutions, evaluated (n samples per task at the training temper
 GRPO on the joint reward, and evaluated again the same way. Prints mean reward and pass rate before
 and after, and the path of the reward-per-step plot.
 
-    .venv/bin/python benchmarks/learning_check.py [--sft-steps 45] [--rl-steps 60] [--samples 8]
+    .venv/bin/python -m benchmarks.learning_check [--sft-steps 55] [--rl-steps 300] [--lr 2e-4] [--samples 8]
 """
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--sft-steps", type=int, default=45)
-    parser.add_argument("--rl-steps", type=int, default=60)
+    parser.add_argument("--sft-steps", type=int, default=55)
+    parser.add_argument("--rl-steps", type=int, default=300)
     parser.add_argument("--samples", type=int, default=8, help="samples per task for each evaluation")
     parser.add_argument("--temperature", type=float, default=1.0)
-    parser.add_argument("--lr", type=float, default=1e-3, help="RL learning rate")
+    parser.add_argument("--lr", type=float, default=2e-4, help="RL learning rate")
     parser.add_argument("--out", type=Path, default=None, help="run directory (default: a temp dir)")
     args = parser.parse_args()
     run_dir = args.out or Path(tempfile.mkdtemp(prefix="codegym-learning-check-"))

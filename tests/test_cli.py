@@ -39,14 +39,23 @@ def test_expected_commands_exist() -> None:
     assert {"judge", "tasks list", "tasks show", "tasks check", "sandbox info"} <= names
 
 
-def test_judge_bundled_sample(tmp_path: Path) -> None:
-    out = tmp_path / "judged.jsonl"
-    samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
+SAMPLES = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
+
+
+@pytest.fixture(scope="module")
+def judged_sample(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, list[dict]]:
+    """`codegym judge` on the bundled sample file (the README's first example), run once."""
+    out = tmp_path_factory.mktemp("judge") / "judged.jsonl"
     result = runner.invoke(
-        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--cache", "memory"]
+        app, ["judge", str(SAMPLES), "--pack", "humaneval", "--out", str(out), "--cache", "memory"]
     )
     assert result.exit_code == 0, result.output
-    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    return result, [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_judge_bundled_sample(judged_sample) -> None:
+    result, rows = judged_sample
+    samples = SAMPLES
     assert len(rows) == sum(1 for line in samples.read_text().splitlines() if line.strip())
     by_note = {r.get("note"): r for r in rows}
     assert by_note["canonical"]["status"] == "passed"
@@ -103,14 +112,8 @@ def test_sandbox_info_json() -> None:
     assert info["pool"][0]["pid_namespace"].startswith("pid:[")
 
 
-def test_judge_rows_carry_reward_and_components(tmp_path: Path) -> None:
-    out = tmp_path / "judged.jsonl"
-    samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"
-    result = runner.invoke(
-        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--cache", "memory"]
-    )
-    assert result.exit_code == 0, result.output
-    rows = [json.loads(line) for line in out.read_text().splitlines()]
+def test_judge_rows_carry_reward_and_components(judged_sample) -> None:
+    result, rows = judged_sample
     judged = [r for r in rows if r["status"] != "invalid_input"]
     for row in judged:
         assert isinstance(row["reward"], float)
