@@ -15,6 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,13 +96,14 @@ class RewardJudge:
         if misses:
             self._ensure_references({prepared[i][0].fingerprint: prepared[i][0] for i in misses})
             requests = [self.request_for(prepared[i][0], prepared[i][1]) for i in misses]
-            results = self.backend.execute_many(requests)
-            styles = style_reports(
-                [(prepared[i][1], prepared[i][2]) for i in misses], self.config.ruff_config
-            )
-            for index, result, style in zip(misses, results, styles, strict=True):
+            # static analysis (ruff, radon) needs no execution: do it while the sandbox works
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="codegym-static") as pool:
+                static = pool.submit(self._static_analysis, [prepared[i] for i in misses])
+                results = self.backend.execute_many(requests)
+                styles, complexities = static.result()
+            for index, result, style, complexity in zip(misses, results, styles, complexities, strict=True):
                 task, code, first_line = prepared[index]
-                breakdown = self.combine(task, code, first_line, result, style)
+                breakdown = self.combine(task, code, first_line, result, style, complexity)
                 if self.cache is not None:
                     self.cache.put(keys[index], breakdown)
                 self._count(breakdown)
@@ -192,8 +194,20 @@ class RewardJudge:
                 )
 
     # -- combining ---------------------------------------------------------------------------
+    def _static_analysis(
+        self, items: Sequence[tuple[Task, str, int]]
+    ) -> tuple[list[StyleReport], list[ComplexityReport | None]]:
+        styles = style_reports([(code, first_line) for _, code, first_line in items], self.config.ruff_config)
+        return styles, [complexity_report(code) for _, code, _ in items]
+
     def combine(
-        self, task: Task, code: str, first_line: int, result: ExecResult, style: StyleReport
+        self,
+        task: Task,
+        code: str,
+        first_line: int,
+        result: ExecResult,
+        style: StyleReport,
+        complexity: ComplexityReport | None = None,
     ) -> RewardBreakdown:
         if result.status is ExecStatus.SANDBOX_ERROR:
             return RewardBreakdown(
@@ -233,7 +247,8 @@ class RewardJudge:
             "coverage": self._coverage(result, first_line) if self.config.measures_coverage else None,
             "style": style.score(self.config.style_scale),
             "complexity": complexity_score(
-                complexity_report(code), reference.complexity if reference else None
+                complexity if complexity is not None else complexity_report(code),
+                reference.complexity if reference else None,
             ),
             "efficiency": self._efficiency(result, reference),
         }

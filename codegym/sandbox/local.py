@@ -40,6 +40,7 @@ from codegym.sandbox.pool import WorkerPool
 
 INSIDE_DIR = Path(__file__).resolve().parent / "inside"
 SANDBOX_INSIDE_MOUNT = "/run/codegym-inside"
+SCRATCH_ROOT = "/tmp/codegym"  # inside the sandbox: the worker runs programs in SCRATCH_ROOT/run
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
 HIDDEN_SYSTEM_DIRS = ("/root", "/home", "/tmp", "/var/tmp", "/dev/shm", "/run", "/mnt", "/media", "/srv")
 WORKER_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
@@ -218,6 +219,7 @@ class LocalBackend(PooledBackend):
             image=self.image,
             start_timeout_s=self.config.start_timeout_s,
             max_retries=self.config.max_retries,
+            scratch_dir=f"{SCRATCH_ROOT}/run",
         )
 
     @property
@@ -230,7 +232,7 @@ class LocalBackend(PooledBackend):
             {
                 "slot": slot,
                 "sandbox_uid": self.uid_base + slot if self.privileged else None,
-                "scratch_root": "/tmp/codegym",
+                "scratch_root": SCRATCH_ROOT,
                 "host_pid_namespace": self._host_pid_namespace,
                 "preload": list(self.config.preload),
                 "mounts": mounts,

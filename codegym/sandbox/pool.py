@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from codegym.sandbox.inside import protocol
+from codegym.sandbox.precompile import HostTestCompiler
 from codegym.sandbox.transport import (
     Launcher,
     PipeTransport,
@@ -136,7 +137,10 @@ class WorkerPool:
         image: str = "",
         start_timeout_s: float = 30.0,
         max_retries: int = 2,
+        scratch_dir: str | None = None,
     ) -> None:
+        """`scratch_dir`: the workers' run directory; when given, test modules are compiled here on
+        the host once per distinct test set instead of once per worker (see precompile.py)."""
         if size < 1:
             raise ValueError(f"worker pool size must be >= 1, got {size}")
         if (launch is None) == (transport is None):
@@ -156,6 +160,7 @@ class WorkerPool:
         self._launcher = Launcher()
         self.restarts = 0
         self.executions = 0
+        self._compiler = HostTestCompiler(scratch_dir) if scratch_dir else None
 
     def start(self) -> None:
         """Start every worker now (otherwise they start on first use)."""
@@ -203,6 +208,8 @@ class WorkerPool:
         except WorkerStartError as exc:
             return ExecResult.sandbox_error(str(exc), backend=self.backend_name)
         wire = request.to_wire()
+        if self._compiler is not None:
+            wire["prepared"] = self._compiler.wire_for(request)
         deadline = request.limits.timeout_s + HOST_GRACE_S
         handle = self._idle.get()
         infra_failures = 0

@@ -416,3 +416,25 @@ def test_coverage_pass_stops_at_its_budget(local_backend: LocalBackend) -> None:
     assert result.coverage is not None and result.coverage["complete"] is False
     assert 9 in result.coverage["missing_lines"]  # `other` ran only after the budget was spent
     assert 1 in result.coverage["executed_lines"]  # module-level lines are traced at import
+
+
+def test_host_compiled_tests_are_used_only_where_they_fit() -> None:
+    from codegym.sandbox.inside import runner
+    from codegym.sandbox.precompile import HostTestCompiler
+
+    request = ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": ADD_TESTS})
+    compiler = HostTestCompiler("/tmp/codegym/run")
+    wire = compiler.wire_for(request)
+    assert compiler.wire_for(request) is wire  # once per distinct test set
+    prepared = runner.prepared_from_wire(wire, "/tmp/codegym/run")
+    assert prepared is not None and prepared.runner == "fast"
+    assert prepared.compiled[0][3].co_filename == "/tmp/codegym/run/test_hidden.py"
+    assert runner.prepared_from_wire(wire, "/elsewhere/run") is None  # compiled for another path
+    assert runner.prepared_from_wire({**wire, "magic": "00000000"}, "/tmp/codegym/run") is None  # other Python
+    broken = compiler.wire_for(ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": "def test_x(:\n"}))
+    assert broken["error"].startswith("SyntaxError in test_hidden.py line 1")
+
+
+def test_syntax_error_in_the_tests_is_reported(local_backend: LocalBackend) -> None:
+    result = run(local_backend, ADD, "def test_x(:\n    pass\n")
+    assert result.status is ExecStatus.ERROR and "SyntaxError in test_hidden.py" in result.message

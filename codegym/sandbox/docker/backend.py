@@ -86,6 +86,7 @@ class DockerBackend(PooledBackend):
             image=self.image,
             start_timeout_s=self.config.start_timeout_s,
             max_retries=self.config.max_retries,
+            scratch_dir=f"{SCRATCH_ROOT}/run",  # the image's Python ignores the bytecode if its magic differs
         )
         # Runs at close() or, if nobody closes us, at interpreter exit: no container outlives us.
         self._release = weakref.finalize(self, _release, self.pool, self.engine, self.pool_id)

@@ -23,9 +23,12 @@ detectors (return types against the reference, visible/hidden gaps) are the seco
 """
 
 import ast
+import base64
 import functools
 import importlib
+import importlib.util
 import json
+import marshal
 import os
 import reprlib
 import sys
@@ -84,30 +87,43 @@ class VerdictChannel:
             view = view[written:]
 
 
-class _AssertEqRewriter(ast.NodeTransformer):
+def _rewrite_assert(node):
     """`assert a == b[, msg]` -> `__codegym_assert_eq__(a, b, lambda: msg)` (line numbers kept)."""
+    test = node.test
+    if not (_isinstance(test, ast.Compare) and len(test.ops) == 1 and _isinstance(test.ops[0], ast.Eq)):
+        return node
+    # new nodes take the assert's location; the operands keep theirs (no tree walk: it costs ms)
+    message = node.msg if node.msg is not None else ast.copy_location(ast.Constant(value=None), node)
+    arguments = ast.arguments(
+        posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+    )
+    thunk = ast.copy_location(ast.Lambda(args=arguments, body=message), node)
+    helper = ast.copy_location(ast.Name(id=EQ_HELPER_NAME, ctx=ast.Load()), node)
+    call = ast.copy_location(
+        ast.Call(func=helper, args=[test.left, test.comparators[0], thunk], keywords=[]), node
+    )
+    return ast.copy_location(ast.Expr(value=call), node)
 
-    def visit_Assert(self, node):
-        test = node.test
-        if not (_isinstance(test, ast.Compare) and len(test.ops) == 1 and _isinstance(test.ops[0], ast.Eq)):
-            return node
-        message = node.msg if node.msg is not None else ast.Constant(value=None)
-        thunk = ast.Lambda(
-            args=ast.arguments(
-                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
-            ),
-            body=message,
-        )
-        call = ast.Call(
-            func=ast.Name(id=EQ_HELPER_NAME, ctx=ast.Load()),
-            args=[test.left, test.comparators[0], thunk],
-            keywords=[],
-        )
-        return ast.copy_location(ast.Expr(value=call), node)
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def rewrite_equality_asserts(tree):
-    return ast.fix_missing_locations(_AssertEqRewriter().visit(tree))
+    """Rewrites every equality assert in place. Asserts are statements, so only statement lists are
+    walked — an order of magnitude fewer nodes than a full NodeTransformer pass."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field in _STATEMENT_LISTS:
+            statements = _getattr(node, field, None)
+            if not _isinstance(statements, list):
+                continue
+            for index, statement in enumerate(statements):
+                if _isinstance(statement, ast.Assert):
+                    statements[index] = _rewrite_assert(statement)
+                elif _isinstance(statement, ast.AST):
+                    stack.append(statement)
+    return tree
 
 
 class EqualityGuard:
@@ -195,28 +211,42 @@ class EqualityGuard:
             )
 
 
-def needs_pytest(test_sources):
-    """True when the tests use what only real pytest provides (fixtures, parametrize, marks)."""
+_SETUP_HOOKS = ("setup_module", "teardown_module", "setup_function", "teardown_function")
+
+
+def _test_needs_pytest(node):
+    if node.name in _SETUP_HOOKS:
+        return True
+    if not node.name.startswith("test"):
+        return False
+    if node.decorator_list or _isinstance(node, ast.AsyncFunctionDef):
+        return True
+    params = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
+    return bool(params or node.args.vararg or node.args.kwarg)
+
+
+def needs_pytest(test_sources, trees=None):
+    """True when the tests use what only real pytest provides (fixtures, parametrize, marks).
+    Test functions live at module level or in `Test*` classes, so only those are looked at."""
     for filename, source in test_sources.items():
         if os.path.basename(filename) == "conftest.py":
             return True
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            return False  # the fast path reports the syntax error
-        for node in ast.walk(tree):
-            if _isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if node.name in ("setup_module", "teardown_module", "setup_function", "teardown_function"):
-                    return True
-                if not node.name.startswith("test"):
-                    continue
+        tree = (trees or {}).get(filename)
+        if tree is None:
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                return False  # the fast path reports the syntax error
+        for node in tree.body:
+            if _isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _test_needs_pytest(node):
+                return True
+            if _isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
                 if node.decorator_list:
                     return True
-                params = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
-                if params or node.args.vararg or node.args.kwarg or _isinstance(node, ast.AsyncFunctionDef):
-                    return True
-            elif _isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.decorator_list:
-                return True
+                for member in node.body:
+                    is_function = _isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    if is_function and _test_needs_pytest(member):
+                        return True
     return False
 
 
@@ -319,7 +349,7 @@ def _code_of(func):
     return _getattr(func, "__code__", None)
 
 
-def run_fast(request, scratch_dir, channel, guard, compiled, probe):
+def run_fast(request, scratch_dir, channel, guard, compiled, probe, analysis=None):
     """Verdict pass (untraced, also the first timing sample), then — when asked — a coverage pass
     and timing repeats, each within a budget so one slow program cannot make judging slow."""
     runner = FastRunner(request, scratch_dir, channel, guard)
@@ -345,7 +375,6 @@ def run_fast(request, scratch_dir, channel, guard, compiled, probe):
     snapshots = [_code_of(func) for _, func in tests]
     verdict_cpu = 0.0
     for (test_id, func), snapshot in zip(tests, snapshots, strict=True):
-        channel.emit("start", id=test_id)
         started, cpu_started = _perf_counter(), _process_time()
         outcome, message, frames = "passed", "", ""
         try:
@@ -371,7 +400,7 @@ def run_fast(request, scratch_dir, channel, guard, compiled, probe):
         coverage.start()
         complete = _run_within(measured, budget)
         coverage.stop()
-        channel.emit("coverage", complete=complete, **coverage.report(request, scratch_dir))
+        channel.emit("coverage", complete=complete, **coverage.report(request, scratch_dir, analysis))
     repeats = int(request.get("timing_repeats") or 0)
     if repeats > 0:
         budget = float(request.get("timing_budget_s") or TIMING_BUDGET_S)
@@ -483,6 +512,34 @@ class CoverageProbe:
             warm.exit_counts()
         self._running = False
 
+    def warm_import(self, scratch_dir, solution_path):
+        """Import a stand-in module at the solution's own path under the tracer, then remove every
+        trace of it. Run paths are fixed per worker, so the import machinery's and the tracer's
+        first-use work for that path happens once here rather than in every child (~6 ms each)."""
+        module_name = os.path.splitext(solution_path)[0].replace("/", ".")
+        parts = module_name.split(".")
+        for depth in range(1, len(parts)):
+            package = os.path.join(scratch_dir, *parts[:depth])
+            os.makedirs(package, exist_ok=True)
+            with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8"):
+                pass
+        os.makedirs(scratch_dir, exist_ok=True)
+        path = os.path.join(scratch_dir, solution_path)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("import math\n\n\ndef stand_in(x):\n    return math.floor(x)\n")
+        sys.path.insert(0, scratch_dir)
+        try:
+            self.start()
+            importlib.import_module(module_name).stand_in(1.5)
+        finally:
+            self.stop()
+            sys.path.remove(scratch_dir)
+            for depth in range(1, len(parts) + 1):
+                sys.modules.pop(".".join(parts[:depth]), None)
+            data = _getattr(_getattr(self.cov, "_collector", None), "data", None)
+            if _isinstance(data, dict):
+                data.pop(path, None)  # the stand-in's arcs are not the program's
+
     def start(self):
         self.cov.start()
         self._running = True
@@ -519,16 +576,21 @@ class CoverageProbe:
                 return arcs | decoded
         return set(self.cov.get_data().arcs(path) or ())
 
-    def report(self, request, scratch_dir):
+    def analyse(self, request, scratch_dir):
+        """Statements and possible branch arcs of the solution, by coverage.py's parser. The worker
+        calls this before forking (it is several times slower in a freshly forked child)."""
         path = os.path.join(scratch_dir, request["solution_path"])
         parser = self._parser_class(text=request["files"][request["solution_path"]], filename=path)
         parser.parse_source()
-        statements = set(parser.statements)
+        branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
+        return set(parser.statements), {arc for arc in parser.arcs() if arc[0] in branch_lines}
+
+    def report(self, request, scratch_dir, analysis=None):
+        path = os.path.join(scratch_dir, request["solution_path"])
+        statements, possible = analysis if analysis is not None else self.analyse(request, scratch_dir)
         source = request["files"][request["solution_path"]]
         executed = self.executed_arcs(path, source.count("\n") + 1)
         executed_lines = {line for arc in executed for line in arc if line > 0} & statements
-        branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
-        possible = {arc for arc in parser.arcs() if arc[0] in branch_lines}
         return {
             "executed_lines": sorted(executed_lines),
             "missing_lines": sorted(statements - executed_lines),
@@ -564,9 +626,6 @@ class _PytestReporter:
             message = _trim(str(report.longrepr))
             outcome = "memory" if "MemoryError" in message else "error"
             self.channel.emit("collect_error", message=message, traceback="", outcome=outcome)
-
-    def pytest_runtest_logstart(self, nodeid, location):
-        self.channel.emit("start", id=nodeid)
 
     def pytest_runtest_logreport(self, report):
         if report.nodeid in self.reported or not (report.when == "call" or report.failed or report.skipped):
@@ -640,6 +699,38 @@ class PreparedTests:
         self.error = error
 
 
+def prepared_to_wire(prepared):
+    """A prepared test set as JSON-safe data: the host compiles once per distinct test set and every
+    worker (whose interpreter has the same bytecode magic) loads the code instead of compiling."""
+    modules = None
+    if prepared.compiled is not None:
+        modules = [
+            [f, path, name, base64.b64encode(marshal.dumps(code)).decode("ascii")]
+            for f, path, name, code in prepared.compiled
+        ]
+    return {
+        "magic": importlib.util.MAGIC_NUMBER.hex(),
+        "runner": prepared.runner,
+        "modules": modules,
+        "error": prepared.error,
+    }
+
+
+def prepared_from_wire(wire, scratch_dir):
+    """The host's prepared tests, or None when they were made for another interpreter or path."""
+    if not wire or wire.get("magic") != importlib.util.MAGIC_NUMBER.hex():
+        return None
+    modules = wire.get("modules")
+    compiled = None
+    if modules is not None:
+        compiled = []
+        for filename, path, name, blob in modules:
+            if os.path.dirname(path) != scratch_dir.rstrip("/") and not path.startswith(scratch_dir + "/"):
+                return None
+            compiled.append((filename, path, name, marshal.loads(base64.b64decode(blob))))
+    return PreparedTests(wire.get("runner") or "fast", compiled, wire.get("error"))
+
+
 class TestPreparer:
     """Compiles test modules once per distinct source (in the worker, before forking): RL batches
     judge many programs against the same tests, and parsing/compiling them is most of a fast run."""
@@ -660,23 +751,27 @@ class TestPreparer:
 
     @staticmethod
     def _prepare(tests, choice, scratch_dir):
+        trees = {}
+        for filename, source in tests.items():
+            try:
+                trees[filename] = ast.parse(source, filename=os.path.join(scratch_dir, filename))
+            except SyntaxError as exc:
+                if choice == "pytest":
+                    continue  # pytest reports it as a collection error
+                return PreparedTests("fast", None, f"SyntaxError in {filename} line {exc.lineno}: {exc.msg}")
         if choice == "auto":
-            choice = "pytest" if needs_pytest(tests) else "fast"
+            choice = "pytest" if needs_pytest(tests, trees) else "fast"
         if choice != "fast":
             return PreparedTests(choice, None, None)
         compiled = []
-        for filename, source in tests.items():
+        for filename, tree in trees.items():
             path = os.path.join(scratch_dir, filename)
-            try:
-                tree = rewrite_equality_asserts(ast.parse(source, filename=path))
-                code = _compile(tree, path, "exec")
-            except SyntaxError as exc:
-                return PreparedTests("fast", None, f"SyntaxError in {filename} line {exc.lineno}: {exc.msg}")
+            code = _compile(rewrite_equality_asserts(tree), path, "exec")
             compiled.append((filename, path, os.path.splitext(filename)[0].replace("/", "."), code))
         return PreparedTests("fast", compiled, None)
 
 
-def run(request, scratch_dir, channel, on_flag, prepared=None, probe=None):
+def run(request, scratch_dir, channel, on_flag, prepared=None, probe=None, analysis=None):
     """Run the request's tests in this process and report on `channel`; the caller emits `end`."""
     sys.path.insert(0, scratch_dir)
     trusted = [f for f in request["files"] if f != request["solution_path"]]
@@ -701,5 +796,11 @@ def run(request, scratch_dir, channel, on_flag, prepared=None, probe=None):
         run_pytest(request, scratch_dir, channel, guard, probe_for(request, scratch_dir, probe))
     else:
         run_fast(
-            request, scratch_dir, channel, guard, prepared.compiled, probe_for(request, scratch_dir, probe)
+            request,
+            scratch_dir,
+            channel,
+            guard,
+            prepared.compiled,
+            probe_for(request, scratch_dir, probe),
+            analysis,
         )

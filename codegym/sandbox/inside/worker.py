@@ -185,7 +185,6 @@ class VerdictReader:
         self.runner = ""
         self.results = {}
         self.order = []
-        self.started = []
         self.collect_error = None
         self.runner_error = None
         self.tests_done = False
@@ -231,8 +230,6 @@ class VerdictReader:
             if self.begin is None:
                 self.begin = [str(test_id) for test_id in record.get("tests", [])]
                 self.runner = str(record.get("runner", ""))
-        elif kind == "start":
-            self.started.append(str(record.get("id")))
         elif kind == "result":
             test_id = str(record.get("id"))
             if test_id not in self.results:
@@ -326,8 +323,16 @@ class Worker:
         # One fixed path per worker (runs are sequential): compiled tests stay valid across runs.
         scratch = os.path.join(self.scratch_root, "run")
         remove_tree(scratch)
-        prepared = self.preparer.prepare(request["tests"], request.get("test_runner"), scratch)
+        prepared = runner.prepared_from_wire(request.get("prepared"), scratch) or self.preparer.prepare(
+            request["tests"], request.get("test_runner"), scratch
+        )
         probe = self._coverage_probe(request, scratch)
+        analysis = None
+        if probe is not None:
+            try:
+                analysis = probe.analyse(request, scratch)
+            except Exception:
+                analysis = None
         try:
             self._write_scratch(scratch, request)
         except OSError as exc:
@@ -342,7 +347,7 @@ class Worker:
         pid = os.fork()
         if pid == 0:
             try:
-                self._child(request, scratch, token, verdict_w, out_w, err_w, prepared, probe)
+                self._child(request, scratch, token, verdict_w, out_w, err_w, prepared, probe, analysis)
             finally:
                 os._exit(70)
         for fd in (verdict_w, out_w, err_w):
@@ -384,10 +389,15 @@ class Worker:
             return None
         path = request["solution_path"]
         if path not in self.coverage_probes:
-            self.coverage_probes[path] = runner.CoverageProbe(scratch, path)
+            probe = runner.CoverageProbe(scratch, path)
+            try:
+                probe.warm_import(scratch, path)
+            finally:
+                remove_tree(scratch)
+            self.coverage_probes[path] = probe
         return self.coverage_probes[path]
 
-    def _child(self, request, scratch, token, verdict_w, out_w, err_w, prepared, probe):
+    def _child(self, request, scratch, token, verdict_w, out_w, err_w, prepared, probe, analysis=None):
         limits = request["limits"]
         os.setsid()
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -442,7 +452,13 @@ class Worker:
         channel = runner.VerdictChannel(3, token)
         try:
             runner.run(
-                request, scratch, channel, lambda name: channel.emit("flag", name=name), prepared, probe
+                request,
+                scratch,
+                channel,
+                lambda name: channel.emit("flag", name=name),
+                prepared,
+                probe,
+                analysis,
             )
         except BaseException as exc:
             try:
