@@ -5,6 +5,7 @@ under `unshare --pid --fork --mount-proc`."""
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if hostile:
         config.hook.pytest_deselected(items=hostile)
         items[:] = [item for item in items if not item.get_closest_marker("hostile")]
+
+
+@pytest.fixture()
+def host_listener() -> Iterator[socket.socket]:
+    """A listening socket on the host's loopback: sandboxed programs must not reach it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.setblocking(False)
+    yield server
+    server.close()
 
 
 @pytest.fixture(scope="session")

@@ -130,16 +130,6 @@ def hostile_backend() -> Iterator[DockerBackend]:
         yield backend
 
 
-@pytest.fixture()
-def host_listener() -> Iterator[socket.socket]:
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.setblocking(False)
-    yield server
-    server.close()
-
-
 def _container_processes(backend: DockerBackend) -> list[list[str]]:
     return [backend.engine.api.top(cid)["Processes"] for cid in backend.containers()]
 

@@ -218,16 +218,6 @@ def hostile_backend(request: pytest.FixtureRequest) -> Iterator[LocalBackend]:
         yield backend
 
 
-@pytest.fixture()
-def host_listener() -> Iterator[socket.socket]:
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.setblocking(False)
-    yield server
-    server.close()
-
-
 @pytest.mark.hostile
 @pytest.mark.parametrize("case", HOSTILE, ids=[case.name for case in HOSTILE])
 def test_hostile_program_is_contained(

@@ -409,8 +409,10 @@ def test_result_round_trips_through_dict(local_backend: LocalBackend) -> None:
 
 def test_coverage_pass_stops_at_its_budget(local_backend: LocalBackend) -> None:
     solution = "def spin(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n\n\ndef other():\n    return 1\n"
-    tests = ("from solution import spin, other\n\ndef test_a():\n    assert spin(200000) > 0\n\n"
-             "def test_b():\n    assert other() == 1\n")
+    tests = (
+        "from solution import spin, other\n\ndef test_a():\n    assert spin(200000) > 0\n\n"
+        "def test_b():\n    assert other() == 1\n"
+    )
     result = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=0.001)
     assert result.status is ExecStatus.PASSED  # the verdict pass is never cut short
     assert result.coverage is not None and result.coverage["complete"] is False
@@ -430,8 +432,12 @@ def test_host_compiled_tests_are_used_only_where_they_fit() -> None:
     assert prepared is not None and prepared.runner == "fast"
     assert prepared.compiled[0][3].co_filename == "/tmp/codegym/run/test_hidden.py"
     assert runner.prepared_from_wire(wire, "/elsewhere/run") is None  # compiled for another path
-    assert runner.prepared_from_wire({**wire, "magic": "00000000"}, "/tmp/codegym/run") is None  # other Python
-    broken = compiler.wire_for(ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": "def test_x(:\n"}))
+    assert (
+        runner.prepared_from_wire({**wire, "magic": "00000000"}, "/tmp/codegym/run") is None
+    )  # other Python
+    broken = compiler.wire_for(
+        ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": "def test_x(:\n"})
+    )
     assert broken["error"].startswith("SyntaxError in test_hidden.py line 1")
 
 
