@@ -22,7 +22,7 @@ from codegym.eval.runs import read_judged, run_eval
 from codegym.reward.cache import MemoryCache
 from codegym.reward.config import RewardConfig
 from codegym.reward.scoring import RewardJudge
-from codegym.sandbox.local import STDLIB_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.tasks.humaneval import load_humaneval_pack
 
 WRONG = "    return None\n"
@@ -57,7 +57,7 @@ def main() -> None:
         rows = build_samples(samples, args.n, args.tasks)
 
         started = time.perf_counter()
-        with LocalBackend(workers=args.workers, preload=(*STDLIB_PRELOAD, "coverage")) as backend:
+        with LocalBackend(workers=args.workers, preload=COVERAGE_PRELOAD) as backend:
             judge = RewardJudge(backend, RewardConfig(), MemoryCache())
             outcome = run_eval(
                 pack=pack,

@@ -23,7 +23,7 @@ from codegym.reward.scoring import RewardJudge
 from codegym.rollout.generation.base import SamplingParams
 from codegym.rollout.generation.hf import TransformersGenerator, TransformersSettings
 from codegym.rollout.prompts import PromptBuilder, PromptConfig
-from codegym.sandbox.local import STDLIB_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.tasks.registry import TaskRegistry
 from codegym.train.config import config_from_dict
 from codegym.train.run import run_training
@@ -49,7 +49,7 @@ def evaluate(model_dir: str, samples: int, temperature: float, seed: int) -> dic
     outputs = generator.generate(
         prompts, samples, SamplingParams(temperature=temperature, top_p=1.0, max_new_tokens=32, seed=seed)
     )
-    with LocalBackend(preload=(*STDLIB_PRELOAD, "coverage")) as backend:
+    with LocalBackend(preload=COVERAGE_PRELOAD) as backend:
         judge = RewardJudge(backend, RewardConfig(completion_format="append"))
         items = []
         for task, completions in zip(pack.tasks.values(), outputs, strict=True):

@@ -20,7 +20,7 @@ from codegym.reward.config import RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors
 from codegym.reward.scoring import RewardJudge
 from codegym.reward.style import style_reports
-from codegym.sandbox.local import STDLIB_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.tasks.humaneval import load_humaneval_pack
 
 
@@ -39,7 +39,7 @@ def main() -> None:
     n = len(items)
     print(f"machine: {os.cpu_count()} cores; HumanEval canonical x{args.repeats} = {n} samples")
 
-    with LocalBackend(workers=args.workers, preload=(*STDLIB_PRELOAD, "coverage")) as backend:
+    with LocalBackend(workers=args.workers, preload=COVERAGE_PRELOAD) as backend:
         backend.start()
         judge = RewardJudge(backend, config, cache=None)
         judge.score_many(

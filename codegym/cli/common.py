@@ -54,13 +54,7 @@ def registry(tasks_dir: list[Path] | None) -> TaskRegistry:
 
 def backend(name: str, workers: int, *, coverage: bool = False, **options: Any) -> SandboxBackend:
     """Create a sandbox backend; `coverage` preloads coverage.py in its workers (the reward needs it)."""
-    if workers:
-        options["workers"] = workers
-    if coverage:
-        from codegym.sandbox.local import STDLIB_PRELOAD
-
-        options["preload"] = (*STDLIB_PRELOAD, "coverage")
-    return create_backend(name, **options)
+    return create_backend(name, workers=workers, coverage=coverage, **options)
 
 
 RewardConfigOption = typer.Option(

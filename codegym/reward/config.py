@@ -148,6 +148,14 @@ class RewardConfig:
         if unknown:
             raise RewardConfigError(f"unknown detectors {unknown}; valid: {', '.join(sorted(DETECTORS))}")
 
+    def gate(self, tests: float, passed: bool) -> float:
+        """The factor the quality components are multiplied by (see `quality_gate`)."""
+        if self.quality_gate == "proportional":
+            return tests
+        if self.quality_gate == "all_passed":
+            return 1.0 if passed else 0.0
+        return 1.0
+
     @property
     def measures_coverage(self) -> bool:
         return self.weights.coverage > 0

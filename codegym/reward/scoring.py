@@ -309,9 +309,7 @@ class RewardJudge:
     ) -> float:
         weights = self.config.weights.as_dict()
         tests = components["tests"] or 0.0
-        gate = {"proportional": tests, "all_passed": 1.0 if passed else 0.0, "none": 1.0}[
-            self.config.quality_gate
-        ]
+        gate = self.config.gate(tests, passed)
         numerator = weights["tests"] * tests
         denominator = weights["tests"]
         for name in QUALITY_COMPONENTS:

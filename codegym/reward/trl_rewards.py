@@ -104,10 +104,8 @@ class TrlRewards:
     def _log(breakdowns: list[RewardBreakdown], kwargs: dict[str, Any]) -> None:
         log_metric = kwargs.get("log_metric")
         if callable(log_metric):
-            count = len(breakdowns) or 1
-            log_metric("codegym/hack_rate", sum(b.hacked for b in breakdowns) / count)
-            log_metric("codegym/pass_rate", sum(b.passed for b in breakdowns) / count)
-            log_metric("codegym/sandbox_error_rate", sum(b.total is None for b in breakdowns) / count)
+            for name, value in batch_rates(breakdowns).items():
+                log_metric(name, value)
         log_extra = kwargs.get("log_extra")
         if callable(log_extra):
             log_extra("status", [b.status for b in breakdowns])
@@ -115,10 +113,7 @@ class TrlRewards:
 
     # -- per-sample values -------------------------------------------------------------------
     def _gate(self, breakdown: RewardBreakdown) -> float:
-        tests = breakdown.components.get("tests") or 0.0
-        return {"proportional": tests, "all_passed": float(breakdown.passed), "none": 1.0}[
-            self.judge.config.quality_gate
-        ]
+        return self.judge.config.gate(breakdown.components.get("tests") or 0.0, breakdown.passed)
 
     def _contribution(self, breakdown: RewardBreakdown, name: str) -> float | None:
         """The component's share of the joint total, before division by the weight sum."""
@@ -197,6 +192,16 @@ class TrlRewards:
 
     def async_functions(self, layout: Layout = "joint") -> list[Callable[..., Any]]:
         return [make_async(f) for f in self.functions(layout)]
+
+
+def batch_rates(breakdowns: Sequence[RewardBreakdown]) -> dict[str, float]:
+    """Per-batch rates a trainer logs (and alarms on): hacking, passing, sandbox errors."""
+    count = len(breakdowns) or 1
+    return {
+        "codegym/hack_rate": sum(b.hacked for b in breakdowns) / count,
+        "codegym/pass_rate": sum(b.passed for b in breakdowns) / count,
+        "codegym/sandbox_error_rate": sum(b.total is None for b in breakdowns) / count,
+    }
 
 
 def make_async(function: RewardFunc) -> Callable[..., Any]:

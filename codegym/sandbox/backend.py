@@ -99,8 +99,15 @@ BACKENDS: dict[str, str] = {
 }
 
 
-def create_backend(name: str, **options: Any) -> SandboxBackend:
-    """Instantiate a backend by name; unknown names list the valid ones."""
+def create_backend(name: str, *, workers: int = 0, coverage: bool = False, **options: Any) -> SandboxBackend:
+    """Instantiate a backend by name; unknown names list the valid ones. `workers` 0 keeps the
+    backend's default; `coverage` preloads coverage.py in its workers (the reward measures it)."""
+    if workers:
+        options["workers"] = workers
+    if coverage:
+        from codegym.sandbox.local import COVERAGE_PRELOAD
+
+        options["preload"] = COVERAGE_PRELOAD
     target = BACKENDS.get(name)
     if target is None:
         raise UnknownNameError("sandbox backend", name, BACKENDS)

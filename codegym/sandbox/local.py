@@ -48,6 +48,8 @@ WORKER_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL", "CAP
 # Imported once per worker, not per run: common in generated code and slow to import here (typing
 # ~20 ms). Kept short on purpose: every preloaded page makes each per-run fork a little slower.
 STDLIB_PRELOAD = ("typing", "math", "collections", "itertools", "functools")
+# ... plus coverage.py, for runs that measure coverage (the reward's): its start-up is paid once
+COVERAGE_PRELOAD = (*STDLIB_PRELOAD, "coverage")
 
 Isolation = Literal["auto", "bwrap", "unshare"]
 

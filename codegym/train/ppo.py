@@ -23,7 +23,7 @@ import torch
 from torch import nn
 from transformers import TrainerCallback
 
-from codegym.reward.trl_rewards import TrlRewards
+from codegym.reward.trl_rewards import TrlRewards, batch_rates
 from codegym.train.config import validate_options
 from codegym.train.setup import RunSetup, trl_arguments
 
@@ -79,11 +79,7 @@ class ExecutionRewardModel(nn.Module):
         neutral = sum(valid) / len(valid) if valid else 0.0
         scores = [b.total if b.total is not None else neutral for b in breakdowns]
         count = len(breakdowns) or 1
-        self.pending_metrics = {
-            "codegym/hack_rate": sum(b.hacked for b in breakdowns) / count,
-            "codegym/pass_rate": sum(b.passed for b in breakdowns) / count,
-            "codegym/sandbox_error_rate": sum(b.total is None for b in breakdowns) / count,
-        }
+        self.pending_metrics = batch_rates(breakdowns)
         for name in ("tests", "coverage", "style", "complexity", "efficiency"):
             values = [b.components.get(name) for b in breakdowns if b.components.get(name) is not None]
             if values:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from codegym.reward.cache import open_cache
-from codegym.reward.config import RewardConfig
 from codegym.reward.scoring import RewardJudge
 from codegym.reward.trl_rewards import TrlRewards
 from codegym.sandbox.backend import create_backend
@@ -50,17 +49,6 @@ def _builder(algorithm: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _sandbox(config: TrainConfig, reward: RewardConfig) -> Any:
-    options: dict[str, Any] = {}
-    if config.sandbox.workers:
-        options["workers"] = config.sandbox.workers
-    if reward.measures_coverage:
-        from codegym.sandbox.local import STDLIB_PRELOAD
-
-        options["preload"] = (*STDLIB_PRELOAD, "coverage")
-    return create_backend(config.sandbox.backend, **options)
-
-
 def run_training(
     config: TrainConfig,
     *,
@@ -81,13 +69,7 @@ def run_training(
         log(f"no complete checkpoint in {run_dir}: starting from scratch")
     registry = TaskRegistry(list(config.data.tasks_dirs))
     data = build_training_data(config.data, registry)
-    reward_config = RewardConfig(
-        **{
-            **asdict(config.reward),
-            "weights": config.reward.weights,
-            "completion_format": data.completion_format,
-        }
-    )
+    reward_config = replace(config.reward, completion_format=data.completion_format)
     (run_dir / "config.json").write_text(
         json.dumps(
             {
@@ -104,7 +86,9 @@ def run_training(
         )
     )
     started = time.monotonic()
-    with _sandbox(config, reward_config) as backend:
+    with create_backend(
+        config.sandbox.backend, workers=config.sandbox.workers, coverage=reward_config.measures_coverage
+    ) as backend:
         backend.start()  # a sandbox that cannot start fails the run now, not mid-training
         cache = (
             None

@@ -18,7 +18,7 @@ from codegym.reward.config import COMPONENTS, RewardConfig
 from codegym.reward.scoring import RewardJudge
 from codegym.rollout.generation import Completion, Generator, SamplingParams
 from codegym.rollout.prompts import Prompt, PromptConfig
-from codegym.sandbox.local import STDLIB_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.tasks.dirpack import load_directory_pack
 from codegym.tasks.model import TaskPack
 from tests.reward.conftest import BrokenBackend
@@ -63,7 +63,7 @@ def pack(tmp_path_factory: pytest.TempPathFactory) -> TaskPack:
 
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[LocalBackend]:
-    with LocalBackend(workers=2, preload=(*STDLIB_PRELOAD, "coverage")) as backend:
+    with LocalBackend(workers=2, preload=COVERAGE_PRELOAD) as backend:
         yield backend
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codegym.sandbox.backend import SandboxBackend
-from codegym.sandbox.local import STDLIB_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult
 from codegym.tasks.dirpack import load_directory_pack
@@ -22,7 +22,7 @@ from tests.tasks.test_packs import write_pack
 
 @pytest.fixture(scope="session")
 def reward_backend() -> Iterator[LocalBackend]:
-    with LocalBackend(workers=2, preload=(*STDLIB_PRELOAD, "coverage")) as backend:
+    with LocalBackend(workers=2, preload=COVERAGE_PRELOAD) as backend:
         yield backend
 
 

@@ -19,7 +19,7 @@ import pytest
 from codegym.sandbox.backend import SandboxUnavailable
 from codegym.sandbox.docker import DockerBackend, Engine, build_image
 from codegym.sandbox.docker.cleanup import labelled_containers
-from codegym.sandbox.local import STDLIB_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits
 from tests.conftest import REPO_ROOT, in_throwaway_pid_namespace
@@ -122,7 +122,7 @@ PARITY: dict[str, tuple[dict[str, str], str, Limits]] = {
 
 @pytest.fixture(scope="module")
 def docker_backend() -> Iterator[DockerBackend]:
-    with DockerBackend(image=sandbox_image(), workers=2, preload=(*STDLIB_PRELOAD, "coverage")) as backend:
+    with DockerBackend(image=sandbox_image(), workers=2, preload=COVERAGE_PRELOAD) as backend:
         backend.start()
         yield backend
 
