@@ -58,8 +58,8 @@ class ExecRequest:
     test_runner: TestRunnerChoice = "auto"
     measure_coverage: bool = False
     timing_repeats: int = 0  # timed repeats of the measured tests after the verdict pass (0 = none)
-    coverage_budget_s: float = 0.02  # wall time the traced coverage pass may take (tests in flight finish)
-    timing_budget_s: float = 0.25  # CPU time the timing repeats may take in total
+    coverage_budget_s: float = 0.02  # wall time the traced coverage pass may take (an alarm cuts a long test)
+    timing_budget_s: float = 0.1  # CPU time of all timing samples, verdict pass included
     measured_test_files: tuple[str, ...] = ()
     request_id: str = ""
 

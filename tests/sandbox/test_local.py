@@ -300,7 +300,9 @@ def test_timing_repeats(local_backend: LocalBackend) -> None:
     assert len(failing.timings_s) == 4  # failing programs are timed too
     slow = "import time\ndef add(a, b):\n    t = time.process_time()\n    while time.process_time() - t < 0.2:\n        pass\n    return a + b\n"
     budgeted = run(local_backend, slow, tests, timing_repeats=10, timing_budget_s=0.3)
-    assert 2 <= len(budgeted.timings_s) <= 4  # repeats stop once the timing budget is spent
+    assert 2 <= len(budgeted.timings_s) <= 3  # the verdict pass counts; repeats stop at the budget
+    longer_than_budget = run(local_backend, slow, tests, timing_repeats=10, timing_budget_s=0.1)
+    assert len(longer_than_budget.timings_s) == 1  # timed once, by the verdict pass
 
 
 def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBackend) -> None:
@@ -418,6 +420,60 @@ def test_coverage_pass_stops_at_its_budget(local_backend: LocalBackend) -> None:
     assert result.coverage is not None and result.coverage["complete"] is False
     assert 9 in result.coverage["missing_lines"]  # `other` ran only after the budget was spent
     assert 1 in result.coverage["executed_lines"]  # module-level lines are traced at import
+
+
+SPIN_THEN_OTHER = (
+    "def spin(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n\n\n"
+    "def other():\n    return 1\n"
+)
+ONE_LONG_TEST = "from solution import spin, other\n\ndef test_all():\n    assert spin(300000) > 0\n    assert other() == 1\n"
+
+
+def test_coverage_budget_cuts_a_single_long_test(local_backend: LocalBackend) -> None:
+    # HumanEval-style: one `check` test; the alarm must stop the traced pass inside it
+    result = run(
+        local_backend, SPIN_THEN_OTHER, ONE_LONG_TEST, measure_coverage=True, coverage_budget_s=0.005
+    )
+    assert result.status is ExecStatus.PASSED
+    assert result.coverage is not None and result.coverage["complete"] is False
+    assert 9 in result.coverage["missing_lines"]  # the test was cut before it reached other()
+    full = run(local_backend, SPIN_THEN_OTHER, ONE_LONG_TEST, measure_coverage=True, coverage_budget_s=30)
+    assert full.coverage is not None and full.coverage["complete"] is True
+    assert 9 in full.coverage["executed_lines"]
+
+
+@pytest.mark.parametrize(
+    ("solution", "complete"),
+    [
+        pytest.param(
+            "def spin(n):\n    total = 0\n    for i in range(n):\n        try:\n            total += i\n"
+            "        except BaseException:\n            pass\n    return total\n\n\ndef other():\n    return 1\n",
+            False,
+            id="swallows-the-alarm",
+        ),
+        pytest.param(
+            "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n\n\n"
+            "def spin(n):\n    return sum(range(n))\n\n\ndef other():\n    return 1\n",
+            True,  # never interrupted: the pass runs to its end
+            id="blocks-the-alarm",
+        ),
+        pytest.param(
+            "import signal\nsignal.signal(signal.SIGALRM, lambda *_: None)\n\n\n"
+            "def spin(n):\n    return sum(range(n))\n\n\ndef other():\n    return 1\n",
+            False,  # the runner's handler replaces the program's for the traced pass
+            id="own-alarm-handler",
+        ),
+    ],
+)
+def test_programs_fighting_the_coverage_alarm_keep_their_verdict(
+    local_backend: LocalBackend, solution: str, complete: bool
+) -> None:
+    result = run(local_backend, solution, ONE_LONG_TEST, measure_coverage=True, coverage_budget_s=0.002)
+    assert result.status is ExecStatus.PASSED, result.message
+    assert [t.outcome for t in result.tests] == [TestOutcome.PASSED]
+    assert result.coverage is not None and result.coverage["executed_lines"]
+    assert result.coverage["complete"] is complete
+    assert "timing_incomplete" not in result.flags
 
 
 def test_host_compiled_tests_are_used_only_where_they_fit() -> None:
