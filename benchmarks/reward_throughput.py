@@ -16,6 +16,7 @@ import ast
 import os
 import statistics
 import time
+from dataclasses import replace
 
 from benchmarks.judge_throughput import run_human_eval
 from codegym.reward.complexity import complexity_report
@@ -68,10 +69,9 @@ def main() -> None:
             ("+ coverage", True, 0),
             ("+ timing x3", False, config.timing_repeats),
         ):
-            requests = [judge.request_for(task, code) for task, code, _ in items]
             requests = [
-                r.__class__(**{**r.__dict__, "measure_coverage": coverage, "timing_repeats": repeats})
-                for r in requests
+                replace(judge.request_for(task, code), measure_coverage=coverage, timing_repeats=repeats)
+                for task, code, _ in items
             ]
             started = time.perf_counter()
             backend.execute_many(requests)

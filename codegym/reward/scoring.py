@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from codegym.reward.breakdown import RewardBreakdown
@@ -27,6 +27,7 @@ from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_
 from codegym.reward.extract import first_generated_line
 from codegym.reward.style import StyleReport, style_reports
 from codegym.sandbox.backend import SandboxBackend
+from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, TestOutcome
 from codegym.tasks.model import Task
 
@@ -130,23 +131,18 @@ class RewardJudge:
 
     # -- requests ----------------------------------------------------------------------------
     def request_for(self, task: Task, code: str) -> ExecRequest:
-        tests = dict(task.hidden_tests.files)
-        if self.config.run_visible_tests:
-            tests.update({VISIBLE_PREFIX + name: source for name, source in task.visible_tests.files.items()})
-        files = dict(task.repo_files)
-        files[task.solution_path] = code
-        return ExecRequest(
-            files=files,
-            tests=tests,
-            solution_path=task.solution_path,
-            entry_point=task.entry_point,
-            limits=task.limits,
-            test_runner=task.test_runner,
+        """The sandbox's usual request for `task`, plus the visible tests (prefixed, for the gap
+        detector) and the hidden tests named as the ones coverage and timing measure."""
+        request = request_for_task(
+            task,
+            code,
             measure_coverage=self.config.measures_coverage,
             timing_repeats=self.config.timing_repeats if self.config.weights.efficiency > 0 else 0,
-            measured_test_files=tuple(task.hidden_tests.files),
-            request_id=task.task_id,
         )
+        tests = dict(request.tests)
+        if self.config.run_visible_tests:
+            tests.update({VISIBLE_PREFIX + name: source for name, source in task.visible_tests.files.items()})
+        return replace(request, tests=tests, measured_test_files=tuple(task.hidden_tests.files))
 
     def _ensure_references(self, tasks: dict[str, Task]) -> None:
         with self._lock:

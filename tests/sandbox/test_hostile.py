@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from codegym.sandbox.local import LocalBackend, probe_isolation
-from codegym.sandbox.types import ExecRequest, ExecStatus, Limits
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits
 from tests.conftest import REPO_ROOT, THROWAWAY_ENV
 
 TESTS = "from solution import answer\n\n\ndef test_answer():\n    assert answer() == 42\n"
@@ -211,6 +211,26 @@ def _sandbox_uid_processes(uid_floor: int) -> list[str]:
     return found
 
 
+def assert_contained(
+    case: Hostile,
+    result: ExecResult,
+    sentinel: subprocess.Popen[bytes],
+    host_listener: socket.socket,
+    outside: list[str],
+) -> None:
+    """The verdict the case expects, and the host untouched: the sentinel process alive, no
+    connection to the host listener, nothing written outside, output capped."""
+    assert result.status in case.statuses, (result.status, result.message, result.stderr[-500:])
+    for flag in case.flags:
+        assert flag in result.flags, (flag, result.flags)
+    assert sentinel.poll() is None, "a host process was killed"
+    with pytest.raises(BlockingIOError):
+        host_listener.accept()
+    for path in outside:
+        assert not Path(path).exists(), f"the program wrote {path} on the host"
+    assert len(result.stdout) < 64 * 1024
+
+
 @pytest.fixture(scope="module", params=ISOLATIONS)
 def hostile_backend(request: pytest.FixtureRequest) -> Iterator[LocalBackend]:
     with LocalBackend(isolation=request.param, workers=1, tmp_size_mb=64) as backend:
@@ -243,18 +263,9 @@ def test_hostile_program_is_contained(
         request = ExecRequest(files={"solution.py": code}, tests={"test_hidden.py": TESTS}, limits=LIMITS)
         result = hostile_backend.execute(request)
 
-        assert result.status in case.statuses, (result.status, result.message, result.stderr[-500:])
+        assert_contained(case, result, sentinel, host_listener, outside)
         assert not result.passed
-        for flag in case.flags:
-            assert flag in result.flags, (flag, result.flags)
-        # host untouched
-        assert sentinel.poll() is None, "a host process was killed"
-        with pytest.raises(BlockingIOError):
-            host_listener.accept()
-        for path in outside:
-            assert not Path(path).exists(), f"the program wrote {path} on the host"
         assert _sandbox_uid_processes(hostile_backend.uid_base) == []
-        assert len(result.stdout) < 64 * 1024
         # and the judge still serves the next request
         follow_up = hostile_backend.execute(
             ExecRequest(files={"solution.py": BENIGN}, tests={"test_hidden.py": TESTS}, limits=LIMITS)
