@@ -5,12 +5,15 @@ subprocess's pipes) or a `Transport` factory (e.g. a container's attach socket) 
 the rest: framing, deadlines, restarts and the retry policy that keeps infrastructure failures
 apart from the program's:
 
-* a worker that cannot start or stops answering is ours: `sandbox_error`, retried on a fresh
-  worker up to `max_retries` times;
+* a worker that cannot start is ours: `sandbox_error`, retried on a fresh worker up to
+  `max_retries` times;
 * a worker the infrastructure took away (`WorkerLost`: its engine went down, it was killed or
-  removed from outside) is ours too, counted like an unresponsive one;
-* a worker that dies *while running a program* is retried once on a fresh worker; if it dies again
-  on the same program, the program is blamed (`error`) — a deterministic kill is the program's doing.
+  removed from outside) is ours too, counted the same way;
+* a fault *during a run* — the worker dies or stops answering, or its harness dies (a `fault` in the
+  result) — is retried once on a fresh worker; if it happens again with the same program, the
+  program is blamed (`error`, flag `killed_worker`): a fault that follows the program is its doing,
+  and a `sandbox_error` (reward None) would give a hacking program a neutral score instead of a
+  failing one.
 """
 
 from __future__ import annotations
@@ -137,10 +140,11 @@ class WorkerPool:
         image: str = "",
         start_timeout_s: float = 30.0,
         max_retries: int = 2,
-        scratch_dir: str | None = None,
+        tests_dir: str | None = None,
     ) -> None:
-        """`scratch_dir`: the workers' run directory; when given, test modules are compiled here on
-        the host once per distinct test set instead of once per worker (see precompile.py)."""
+        """`tests_dir`: the harness's test directory in the workers; when given, test modules are
+        compiled here on the host once per distinct test set instead of once per worker
+        (see precompile.py)."""
         if size < 1:
             raise ValueError(f"worker pool size must be >= 1, got {size}")
         if (launch is None) == (transport is None):
@@ -160,7 +164,7 @@ class WorkerPool:
         self._launcher = Launcher()
         self.restarts = 0
         self.executions = 0
-        self._compiler = HostTestCompiler(scratch_dir) if scratch_dir else None
+        self._compiler = HostTestCompiler(tests_dir) if tests_dir else None
 
     def start(self) -> None:
         """Start every worker now (otherwise they start on first use)."""
@@ -213,7 +217,7 @@ class WorkerPool:
         deadline = request.limits.timeout_s + HOST_GRACE_S
         handle = self._idle.get()
         infra_failures = 0
-        deaths_during_run = 0
+        faults_during_run = 0
         attempts = 0
         try:
             while True:
@@ -225,6 +229,9 @@ class WorkerPool:
                     raw = handle.execute(wire, deadline)
                     self.executions += 1
                     raw.setdefault("wall_s", time.monotonic() - started)
+                    fault = raw.pop("fault", None)
+                    if fault is not None:
+                        raise WorkerDied(f"the {fault} failed during the run: {raw.get('message', '')}")
                     result = ExecResult.from_dict(
                         {**raw, "backend": self.backend_name, "image": self.image, "attempts": attempts}
                     )
@@ -233,26 +240,23 @@ class WorkerPool:
                         handle = self._safe_replace(handle)
                         continue
                     return result
-                except WorkerDied as exc:
-                    deaths_during_run += 1
-                    if deaths_during_run >= 2:
-                        handle = self._safe_replace(handle)
+                except (WorkerDied, WorkerUnresponsive) as exc:
+                    faults_during_run += 1
+                    handle = self._safe_replace(handle)
+                    if faults_during_run >= 2:
                         return ExecResult(
                             status=ExecStatus.ERROR,
-                            message=f"the program brought down the sandbox worker twice: {exc}",
+                            message=f"the program brought down the sandbox twice: {exc}",
                             flags=("killed_worker",),
                             backend=self.backend_name,
                             image=self.image,
                             attempts=attempts,
                         )
-                    handle = self._safe_replace(handle)
-                except (WorkerUnresponsive, WorkerLost, WorkerStartError, OSError) as exc:
+                except (WorkerLost, WorkerStartError, OSError) as exc:
                     infra_failures += 1
                     handle = self._safe_replace(handle)
                     if infra_failures > self.max_retries:
-                        return ExecResult.sandbox_error(
-                            str(exc), backend=self.backend_name, attempts=attempts
-                        )
+                        return ExecResult.sandbox_error(str(exc), backend=self.backend_name, attempts=attempts)
         finally:
             self._idle.put(handle)
 

@@ -1,9 +1,9 @@
 """Test modules compiled on the host, once per distinct test set, for every worker.
 
 A worker compiles a test set the first time it sees it; in a pool, each worker would do so for every
-task. The host does it once (with the in-sandbox runner's own rewriting) and sends the bytecode;
-a worker whose interpreter has a different bytecode magic number, or whose scratch path differs,
-ignores it and compiles for itself.
+task. The host does it once (with the harness's own rewriting) and sends the bytecode; a worker whose
+interpreter has a different bytecode magic number, or whose test directory differs, ignores it and
+compiles for itself.
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from codegym.sandbox.inside import runner
+from codegym.sandbox.inside import testprep
 from codegym.sandbox.types import ExecRequest
 
 
 class HostTestCompiler:
-    def __init__(self, scratch_dir: str, max_entries: int = 1024) -> None:
-        self.scratch_dir = scratch_dir
+    def __init__(self, tests_dir: str, max_entries: int = 1024) -> None:
+        self.tests_dir = tests_dir
         self.max_entries = max_entries
         self._cache: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
-        self._preparer = runner.TestPreparer(max_entries=1)
 
     def wire_for(self, request: ExecRequest) -> dict[str, Any]:
         key = (request.test_runner, tuple(sorted(request.tests.items())))
@@ -31,8 +30,8 @@ class HostTestCompiler:
             if wire is not None:
                 self._cache.move_to_end(key)
                 return wire
-        prepared = runner.TestPreparer._prepare(dict(request.tests), request.test_runner, self.scratch_dir)
-        wire = runner.prepared_to_wire(prepared)
+        prepared = testprep.prepare(dict(request.tests), request.test_runner, self.tests_dir)
+        wire = testprep.to_wire(prepared)
         with self._lock:
             self._cache[key] = wire
             while len(self._cache) > self.max_entries:

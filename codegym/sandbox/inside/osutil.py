@@ -1,0 +1,307 @@
+"""Small Linux helpers for the in-sandbox processes (stdlib + ctypes only)."""
+
+import contextlib
+import ctypes
+import errno
+import os
+import shutil
+import signal
+import socket
+import struct
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+M_ARENA_MAX = -8
+IPC_RMID = 0
+
+# Capabilities by number (linux/capability.h): what the worker keeps, and nothing more.
+CAPABILITIES = {
+    "CAP_CHOWN": 0,
+    "CAP_DAC_OVERRIDE": 1,
+    "CAP_FOWNER": 3,
+    "CAP_KILL": 5,
+    "CAP_SETGID": 6,
+    "CAP_SETUID": 7,
+}
+WORKER_CAPABILITIES = tuple(CAPABILITIES)
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_FRAME = struct.Struct(">I")
+
+
+def prctl(option, value):
+    return _libc.prctl(ctypes.c_int(option), ctypes.c_ulong(value), 0, 0, 0)
+
+
+def mallopt(option, value):
+    return _libc.mallopt(option, value)
+
+
+def capset(keep_numbers):
+    """Keep exactly `keep_numbers` in the effective, permitted and inheritable-free sets, and empty
+    the bounding set of everything else (so nothing is regained on exec)."""
+    for capability in range(64):
+        if capability not in keep_numbers:
+            prctl(PR_CAPBSET_DROP, capability)
+    mask = 0
+    for number in keep_numbers:
+        mask |= 1 << number
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)(mask & 0xFFFFFFFF, mask & 0xFFFFFFFF, 0, mask >> 32, mask >> 32, 0)
+    if _libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def become(uid):
+    """Switch every uid and gid of this process to `uid` (irrevocably; drops all capabilities)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+@contextlib.contextmanager
+def acting_as(uid):
+    """Temporarily take `uid` as the effective uid and gid (root keeps its saved ids and gets its
+    capabilities back afterwards). Kernel permission checks — kill(), IPC_RMID, file creation and
+    removal — then apply as they would to that uid."""
+    if uid is None or os.geteuid() != 0:
+        yield
+        return
+    os.setegid(uid)
+    os.seteuid(uid)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+
+
+def kill_uid(uid, reap=None, timeout_s=5.0):
+    """SIGKILL every process whose real uid is `uid`; the caller runs with `uid` as its effective
+    uid (see acting_as). kill(-1) signals every process the caller may signal (except init and
+    itself) under the kernel's task-list lock, so a forking process cannot slip a child past one
+    round; it reports success whenever any other process exists, so the rounds end when a scan of
+    /proc finds no live process of that uid. `reap` (non-blocking) collects zombies in between.
+    True when none is left."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if reap is not None:
+            reap()
+        if not live_pids_of(uid):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.0002)
+
+
+def live_pids_of(uid):
+    """Pids of live (not zombie) processes whose real uid is `uid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                status = handle.read()
+        except OSError:
+            continue
+        state = uid_line = None
+        for line in status.splitlines():
+            if line.startswith("State:"):
+                state = line.split()[1]
+            elif line.startswith("Uid:"):
+                uid_line = line
+                break
+        if uid_line is not None and int(uid_line.split()[1]) == uid and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def sweep_sysv_ipc():
+    """Remove every SysV shared-memory segment, message queue and semaphore set the caller may remove
+    (run with the program's uid as effective uid: it removes exactly the program's objects)."""
+    removed = 0
+    for kind, call in (("shm", _libc.shmctl), ("msg", _libc.msgctl), ("sem", None)):
+        try:
+            with open(f"/proc/sysvipc/{kind}") as handle:
+                lines = handle.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) < 2 or not fields[1].isdigit():
+                continue
+            ident = int(fields[1])
+            if call is None:
+                result = _libc.semctl(ctypes.c_int(ident), ctypes.c_int(0), ctypes.c_int(IPC_RMID), 0)
+            else:
+                result = call(ctypes.c_int(ident), ctypes.c_int(IPC_RMID), None)
+            if result == 0:
+                removed += 1
+    return removed
+
+
+def remove_tree(path):
+    """rmtree that also removes what a program made unremovable (chmod 000), never following links."""
+    if os.path.islink(path) or not os.path.isdir(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    shutil.rmtree(path, ignore_errors=True)
+    if not os.path.lexists(path):
+        return
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o700)
+    for root, dirs, _files in os.walk(path):
+        for name in dirs:
+            child = os.path.join(root, name)
+            if not os.path.islink(child):
+                with contextlib.suppress(OSError):
+                    os.chmod(child, 0o700)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def empty_directory(path, owner=None):
+    """Remove the entries of `path` (only those owned by `owner` when given); True when none of the
+    entries it was asked to remove remain."""
+    try:
+        names = os.listdir(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    clean = True
+    for name in names:
+        child = os.path.join(path, name)
+        try:
+            info = os.lstat(child)
+        except OSError:
+            continue
+        if owner is not None and info.st_uid != owner:
+            continue
+        remove_tree(child)
+        if os.path.lexists(child):
+            clean = False
+    return clean
+
+
+def copy_tree(source, target):
+    """Copy the files of `source` into the existing directory `target` (created files belong to the
+    caller's effective uid)."""
+    for root, dirs, files in os.walk(source):
+        relative = os.path.relpath(root, source)
+        destination = target if relative == "." else os.path.join(target, relative)
+        for name in dirs:
+            os.makedirs(os.path.join(destination, name), exist_ok=True)
+        for name in files:
+            shutil.copyfile(os.path.join(root, name), os.path.join(destination, name))
+
+
+def process_cpu_seconds(pid):
+    """CPU time of every thread of process `pid` (living and exited ones), read from outside it through
+    its process CPU clock (the kernel allows any process to read it; see clock_getcpuclockid)."""
+    clock = ((~pid) << 3) | 2  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
+    try:
+        import time
+
+        return time.clock_gettime(clock)
+    except OSError:
+        return None
+
+
+def other_pids(exclude):
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in exclude:
+            pids.append(int(entry))
+    return pids
+
+
+def set_oom_score_adj(value):
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write(str(value))
+
+
+# -- framed JSON on stream sockets (worker <-> harness, worker <-> zygote), fds on the header -----
+
+
+def send_message(sock, payload, fds=()):
+    import json
+
+    body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+    data = _FRAME.pack(len(body)) + body
+    if fds:
+        sent = socket.send_fds(sock, [data], list(fds))
+        if sent < len(data):
+            sock.sendall(data[sent:])
+    else:
+        sock.sendall(data)
+
+
+def receive_message(sock, max_fds=4):
+    """(payload, fds) from a blocking socket; (None, []) at EOF."""
+    import json
+
+    header, fds, _flags, _address = socket.recv_fds(sock, 4, max_fds)
+    if not header:
+        return None, []
+    while len(header) < 4:
+        more = sock.recv(4 - len(header))
+        if not more:
+            return None, fds
+        header += more
+    (size,) = _FRAME.unpack(header)
+    body = bytearray()
+    while len(body) < size:
+        chunk = sock.recv(min(size - len(body), 1 << 20))
+        if not chunk:
+            return None, fds
+        body += chunk
+    return json.loads(body.decode("utf-8")), fds
+
+
+class FrameReader:
+    """Accumulates bytes read from a non-blocking stream and yields complete JSON frames."""
+
+    def __init__(self, max_bytes=64 * 1024 * 1024):
+        self.buffer = bytearray()
+        self.max_bytes = max_bytes
+
+    def feed(self, data):
+        import json
+
+        self.buffer += data
+        messages = []
+        while len(self.buffer) >= 4:
+            (size,) = _FRAME.unpack(self.buffer[:4])
+            if size > self.max_bytes:
+                raise ValueError(f"frame of {size} bytes")
+            if len(self.buffer) < 4 + size:
+                break
+            body = bytes(self.buffer[4 : 4 + size])
+            del self.buffer[: 4 + size]
+            messages.append(json.loads(body.decode("utf-8")))
+        return messages
+
+
+def close_fds_except(keep):
+    keep = sorted(set(keep))
+    low = 0
+    for fd in keep:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 65536)
+
+
+def errno_name(number):
+    return errno.errorcode.get(number, str(number))

@@ -1,0 +1,618 @@
+"""The program's side of a run: imports the candidate code and answers the harness's calls.
+
+This module runs in the untrusted program process (its own uid, rlimits, seccomp; see zygote.py),
+after the process was set up and before any of the program's code ran. From the moment the
+candidate module is imported, everything in this process — this module included — belongs to the
+program: it can rewrite any of it. Nothing here decides anything. The harness trusts no byte of what
+this side sends beyond what the codec (wire.py) decodes into plain data, and the program never sees
+a test, an expected value or the verdict channel: it only receives calls.
+
+Protocol (frames of wire.Channel: a kind byte and one encoded value):
+  program -> harness first: b"r" exports, or b"i" the import's exception;
+  harness -> program: requests (b"C" call, b"M" method call, b"G" getattr, ...; see _OPS), answered
+  with b"o" value, b"m" (value, mutated arguments) or b"e" exception. During a call the program may send b"c"
+  (run a harness callable) or b"n" (next items of a harness iterator) and waits for b"k" (value) or
+  b"x" (exception), serving nested requests meanwhile.
+"""
+
+import enum
+import importlib
+import os
+import sys
+import types
+
+import wire
+
+MAX_MESSAGE_CHARS = 2000
+MAX_FRAMES = 12
+MAX_METHODS = 256
+MAX_CHAIN = 16
+EXPORT_LIMIT = 512
+
+
+def _safe_text(function, value, limit=MAX_MESSAGE_CHARS):
+    try:
+        text = function(value)
+        if not isinstance(text, str):
+            return "<unprintable>"
+        return text[:limit]
+    except BaseException:
+        return "<unprintable>"
+
+
+class Callback:
+    """A harness callable, called back over the connection (valid during the call it came with)."""
+
+    __slots__ = ("_id", "_server")
+
+    def __init__(self, server, number):
+        self._server = server
+        self._id = number
+
+    def __call__(self, *args, **kwargs):
+        return self._server.call_back(self._id, args, kwargs)
+
+    def __repr__(self):
+        return f"<harness callable #{self._id}>"
+
+
+class CallbackIterator:
+    """A harness iterator (a generator a test passed), read in batches over the connection."""
+
+    __slots__ = ("_batch", "_done", "_id", "_items", "_server")
+
+    def __init__(self, server, number):
+        self._server = server
+        self._id = number
+        self._items = []
+        self._done = False
+        self._batch = 1
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self._items:
+            if self._done:
+                raise StopIteration
+            items, done = self._server.next_items(self._id, self._batch)
+            self._items, self._done = list(items)[::-1], done
+            self._batch = min(64, self._batch * 2)
+            if not self._items:
+                self._done = True
+                raise StopIteration
+        return self._items.pop()
+
+
+class ProgramServer:
+    def __init__(self, channel, module_name, scratch):
+        self.channel = channel
+        self.module_name = module_name
+        self.scratch = os.path.realpath(scratch) + os.sep
+        self.objects = {}
+        self.handle_of = {}
+        self.described = set()
+        self.next_handle = 1
+        self.methods_of = {}
+        self.chains = {}
+        self.repo_classes = {}
+        self.module = None
+        self.coverage = None
+        self.known = []  # per request in flight: {id(obj): index} of the objects the harness sent
+        self.hooks = {
+            b"h": self._decode_handle,
+            b"k": self._decode_callback,
+            b"j": self._decode_callback_iterator,
+            b"n": self._decode_named,
+            b"o": self._decode_object,
+            b"e": self._decode_enum,
+        }
+
+    # -- connection ------------------------------------------------------------------------
+    def send(self, kind, value, known=None, extra=None):
+        encoder = wire.Encoder(self._encode_other, claim=self._claim)
+        try:
+            if extra is None:
+                encoder.known = known
+                body = wire.encode_into(encoder, value)
+            else:
+                with wire.deep_codec():
+                    encoder.out += b"t\x02\x00\x00\x00"
+                    encoder.known = known
+                    encoder.value(value)
+                    encoder.known = None
+                    encoder.value(extra)
+                if len(encoder.out) > encoder.max_bytes:
+                    raise wire.Uncrossable(f"the value is larger than the {encoder.max_bytes}-byte limit")
+                body = bytes(encoder.out)
+        except (wire.Uncrossable, RecursionError, MemoryError) as exc:
+            kind, body = b"e", wire.encode(self._exception_info(exc), self._encode_other, claim=self._claim)
+        self.channel.send(kind, body)
+
+    def receive(self):
+        kind, body = self.channel.receive()
+        decoder = wire.Decoder(body, self.hooks)
+        value = decoder.decode()
+        return kind, value, decoder.memo
+
+    # -- start -----------------------------------------------------------------------------
+    def start(self, coverage=None):
+        self.coverage = coverage
+        try:
+            if coverage is not None:
+                coverage.start()
+            self.module = importlib.import_module(self.module_name)
+        except BaseException as exc:  # SystemExit at import included: reported, never re-raised
+            self.send(b"i", self._exception_info(exc))
+            return False
+        self.send(b"r", self._exports())
+        return True
+
+    def _exports(self):
+        namespace = vars(self.module)
+        declared = namespace.get("__all__")
+        if isinstance(declared, (list, tuple)) and all(isinstance(n, str) for n in declared):
+            names, explicit = list(declared)[:EXPORT_LIMIT], True
+        else:
+            names = [n for n in namespace if isinstance(n, str) and not n.startswith("_")][:EXPORT_LIMIT]
+            explicit = False
+        values = {}
+        for name in names:
+            value = namespace.get(name)
+            if callable(value) or isinstance(value, types.ModuleType):
+                values[name] = value  # handles (or trusted names); plain values are fetched when used
+        return {"names": names, "explicit": explicit, "values": values}
+
+    def serve(self):
+        while True:
+            try:
+                kind, message, memo = self.receive()
+            except EOFError:
+                return
+            if kind == b"Q":
+                return
+            self.handle(kind, message, memo)
+
+    # -- requests --------------------------------------------------------------------------
+    def handle(self, kind, message, memo):
+        handler = _OPS.get(kind)
+        self.known.append({id(obj): index for index, obj in enumerate(memo)} if memo else None)
+        try:
+            if handler is None or not isinstance(message, tuple):
+                raise TypeError(f"unknown request {kind!r}")
+            result = handler(self, *message)
+        except BaseException as exc:
+            known = self.known.pop()
+            self.send(b"e", self._exception_info(exc))
+            return
+        known = self.known.pop()
+        if type(result) is tuple and len(result) == 2 and result[0] is _MUTATED:
+            value, mutations = result[1]
+            self.send(b"m", value, known=known, extra=mutations)
+        else:
+            self.send(b"o", result, known=known, extra=None)
+
+    def _call(self, function, args, kwargs):
+        if not (any(type(a) not in wire.IMMUTABLE_SCALARS for a in args) or kwargs):
+            return function(*args, **kwargs)
+        before = self._fingerprint((args, kwargs))
+        result = function(*args, **kwargs)
+        if self._fingerprint((args, kwargs)) == before:
+            return result
+        mutations = {}
+        for index, value in enumerate(args):
+            if type(value) not in wire.IMMUTABLE_SCALARS:
+                mutations[index] = value
+        for name, value in kwargs.items():
+            if type(value) not in wire.IMMUTABLE_SCALARS:
+                mutations[name] = value
+        return (_MUTATED, (result, mutations))
+
+    def _fingerprint(self, value):
+        """The arguments' contents as bytes, to see whether a call changed them (handles stand for
+        themselves and are never registered)."""
+        try:
+            return wire.encode(value, self._encode_probe, claim=self._claim)
+        except BaseException:
+            return None
+
+    def op_call(self, target, args, kwargs):
+        return self._call(target, args, kwargs)
+
+    def op_callattr(self, target, name, args, kwargs):
+        return self._call(getattr(target, name), args, kwargs)
+
+    def op_getattr(self, target, name):
+        return getattr(target, name)
+
+    def op_resolve(self, path):
+        value = self.module
+        for name in path:
+            value = getattr(value, name)
+        return value
+
+    def op_setattr(self, target, name, value):
+        setattr(target, name, value)
+
+    def op_delattr(self, target, name):
+        delattr(target, name)
+
+    def op_getitem(self, target, key):
+        return target[key]
+
+    def op_setitem(self, target, key, value):
+        target[key] = value
+
+    def op_delitem(self, target, key):
+        del target[key]
+
+    def op_len(self, target):
+        return len(target)
+
+    def op_contains(self, target, item):
+        return item in target
+
+    def op_bool(self, target):
+        return bool(target)
+
+    def op_iter(self, target):
+        return iter(target)
+
+    def op_next(self, target, count):
+        """Up to `count` items; an exhausted iterator ends the batch (items, True, StopIteration.value)."""
+        items = []
+        for _ in range(max(1, min(int(count), 256))):
+            try:
+                items.append(next(target))
+            except StopIteration as stop:
+                return (items, True, stop.value)
+        return (items, False, None)
+
+    def op_str(self, target):
+        return str(target)
+
+    def op_repr(self, target):
+        return repr(target)
+
+    def op_isinstance(self, target, klass):
+        return isinstance(target, klass)
+
+    def op_release(self, handles):
+        for number in handles:
+            obj = self.objects.pop(number, None)
+            if obj is not None:
+                self.handle_of.pop(id(obj), None)
+                self.described.discard(number)
+
+    def op_coverage(self):
+        if self.coverage is None:
+            return None
+        self.coverage.stop()
+        return self.coverage.raw_arcs()
+
+    # -- callbacks -------------------------------------------------------------------------
+    def _await_answer(self):
+        while True:
+            kind, message, memo = self.receive()
+            if kind == b"k":
+                return message
+            if kind == b"x":
+                raise self._exception_from_info(message)
+            if kind == b"Q":
+                raise SystemExit(0)
+            self.handle(kind, message, memo)
+
+    def call_back(self, number, args, kwargs):
+        self.send(b"c", (number, args, kwargs), known=self.known[-1] if self.known else None)
+        return self._await_answer()
+
+    def next_items(self, number, count):
+        self.send(b"n", (number, count))
+        answer = self._await_answer()
+        if not (isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[0], (list, tuple))):
+            raise TypeError("the harness sent a malformed batch")
+        return answer
+
+    # -- encoding hooks --------------------------------------------------------------------
+    def _is_repo_module(self, name):
+        if not isinstance(name, str) or name == self.module_name:
+            return False
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        return isinstance(path, str) and os.path.realpath(path).startswith(self.scratch)
+
+    def _named(self, obj):
+        """(module, qualname) when obj is a class or function the harness can resolve by name."""
+        module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+            return None
+        if module != "builtins" and not self._is_repo_module(module):
+            return None
+        target = sys.modules.get(module)
+        for part in qualname.split("."):
+            target = getattr(target, part, None)
+        return (module, qualname) if target is obj else None
+
+    def _repo_class(self, kind):
+        """`kind` itself when it is a class of the task's repo (its instances travel by value)."""
+        if self._is_repo_module(getattr(kind, "__module__", None)) and self._named(kind) is not None:
+            return kind
+        return None
+
+    def _claim(self, encoder, obj):
+        kind = type(obj)
+        try:
+            klass = self.repo_classes[kind]
+        except KeyError:
+            klass = self.repo_classes[kind] = self._repo_class(kind)
+        except TypeError:
+            klass = None
+        if klass is None:
+            return False
+        self._encode_repo_object(encoder, obj, klass)
+        return True
+
+    def _encode_other(self, encoder, obj):
+        if isinstance(obj, Callback):
+            encoder.reference(b"k", obj._id)
+            return
+        if isinstance(obj, CallbackIterator):
+            encoder.reference(b"j", obj._id)
+            return
+        if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+            named = self._named(obj)
+            if named is not None:
+                encoder.out += b"n"
+                encoder.text(named[0])
+                encoder.text(named[1])
+                return
+        if not isinstance(obj, (type, types.ModuleType)) and self._claim(encoder, obj):
+            return
+        self._encode_handle(encoder, obj)
+
+    def _encode_probe(self, encoder, obj):
+        if isinstance(obj, (Callback, CallbackIterator)):
+            encoder.reference(b"k", obj._id)
+        elif not isinstance(obj, (type, types.ModuleType)) and self._claim(encoder, obj):
+            return
+        else:
+            encoder.reference(b"P", id(obj))
+
+    def _encode_repo_object(self, encoder, obj, klass):
+        if isinstance(obj, enum.Enum):
+            encoder.out += b"e"
+            encoder.text(klass.__module__)
+            encoder.text(klass.__qualname__)
+            encoder.text(obj.name)
+            return
+        if encoder._remember(obj):
+            return
+        base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
+        encoder.out += b"o"
+        encoder.text(klass.__module__)
+        encoder.text(klass.__qualname__)
+        if base is None:
+            encoder.out += b"O"
+        else:
+            encoder.out += b"V"
+            encoder.value(base(obj))
+        state = getattr(obj, "__dict__", None)
+        encoder.value(dict(state) if isinstance(state, dict) else {})
+        encoder.value({name: getattr(obj, name) for name in wire.slot_names(klass) if hasattr(obj, name)})
+
+    def _encode_handle(self, encoder, obj):
+        number = self.handle_of.get(id(obj))
+        if number is None:
+            number = self.next_handle
+            self.next_handle += 1
+            self.objects[number] = obj
+            self.handle_of[id(obj)] = number
+        if number in self.described:
+            encoder.reference(b"h", number)
+            return
+        self.described.add(number)
+        encoder.reference(b"H", number)
+        encoder.value(self._describe(obj))
+
+    def _chain(self, klass):
+        """(module, qualname) of each class of klass's MRO, for the harness's shadow classes."""
+        chain = self.chains.get(klass)
+        if chain is None:
+            chain = tuple(
+                (_safe_text(lambda k: str(k.__module__), k, 200), _safe_text(lambda k: str(k.__qualname__), k, 200))
+                for k in klass.__mro__[:MAX_CHAIN]
+            )
+            self.chains[klass] = chain
+        return chain
+
+    def _describe(self, obj):
+        """(kind, module, qualname, public method names, MRO chain) of an object kept here."""
+        kind = type(obj)
+        if isinstance(obj, types.ModuleType):
+            return ("module", obj.__name__, obj.__name__, (), ())
+        if isinstance(obj, type):
+            label = "exc_class" if issubclass(obj, BaseException) else "class"
+            module = _safe_text(lambda o: str(o.__module__), obj, 200)
+            return (label, module, _safe_text(lambda o: str(o.__qualname__), obj, 200), (), self._chain(obj))
+        if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+            module = _safe_text(lambda o: str(getattr(o, "__module__", "") or ""), obj, 200)
+            return ("function", module, _safe_text(lambda o: str(o.__qualname__), obj, 200), (), ())
+        module, qualname = _safe_text(lambda k: str(k.__module__), kind, 200), _safe_text(
+            lambda k: str(k.__qualname__), kind, 200
+        )
+        if hasattr(kind, "__next__"):
+            return ("iterator", module, qualname, (), self._chain(kind))
+        label = "callable" if callable(obj) else "object"
+        return (label, module, qualname, self._methods(kind), self._chain(kind))
+
+    def _methods(self, kind):
+        cached = self.methods_of.get(kind)
+        if cached is None:
+            names = []
+            for name in dir(kind):
+                if not name.startswith("_") and callable(getattr(kind, name, None)):
+                    names.append(name)
+            cached = self.methods_of[kind] = tuple(names[:MAX_METHODS])
+        return cached
+
+    # -- decoding hooks (the harness's data, which this side takes as it comes) ---------------
+    def _decode_handle(self, decoder):
+        number = decoder.u64()
+        if number not in self.objects:
+            raise wire.WireError(f"unknown handle {number}")
+        return self.objects[number]
+
+    def _decode_callback(self, decoder):
+        return Callback(self, decoder.u64())
+
+    def _decode_callback_iterator(self, decoder):
+        return CallbackIterator(self, decoder.u64())
+
+    @staticmethod
+    def _resolve(module_name, qualname):
+        target = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            target = getattr(target, part)
+        return target
+
+    def _decode_named(self, decoder):
+        module, qualname = decoder.text(), decoder.text()
+        return self._resolve(module, qualname)
+
+    def _decode_enum(self, decoder):
+        module, qualname, member = decoder.text(), decoder.text(), decoder.text()
+        return self._resolve(module, qualname)[member]
+
+    def _decode_object(self, decoder):
+        module, qualname = decoder.text(), decoder.text()
+        layout = bytes(decoder._take(1))
+        klass = self._resolve(module, qualname)
+        base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
+        if layout == b"V":
+            base_value = decoder.value()
+            if base in (list, dict, set):
+                obj = base.__new__(klass)
+                base.__init__(obj, base_value)
+            else:
+                obj = base.__new__(klass, base_value)
+        else:
+            obj = object.__new__(klass)
+        decoder.register(obj)
+        state, slots = decoder.value(), decoder.value()
+        if state and hasattr(obj, "__dict__"):
+            obj.__dict__.update(state)
+        for name, value in slots.items():
+            object.__setattr__(obj, name, value)
+        return obj
+
+    # -- exceptions ------------------------------------------------------------------------
+    def _exception_info(self, exc):
+        kind = type(exc)
+        bases = []
+        for klass in kind.__mro__[1:]:
+            bases.append((_safe_text(lambda k: str(k.__module__), klass), _safe_text(lambda k: k.__qualname__, klass)))
+            if klass.__module__ == "builtins":
+                break
+        try:
+            args = tuple(exc.args)
+            wire.encode(args, self._encode_other, max_bytes=64 * 1024, claim=self._claim)
+        except BaseException:
+            args = tuple(_safe_text(repr, a) for a in getattr(exc, "args", ()) or ())
+        state = {}
+        for name, value in (getattr(exc, "__dict__", None) or {}).items():
+            if isinstance(name, str) and not name.startswith("__"):
+                try:
+                    wire.encode(value, self._encode_other, max_bytes=16 * 1024, claim=self._claim)
+                    state[name] = value
+                except BaseException:
+                    pass
+        return (
+            _safe_text(lambda k: str(k.__module__), kind, 200),
+            _safe_text(lambda k: k.__qualname__, kind, 200),
+            tuple(bases),
+            args,
+            _safe_text(str, exc),
+            self._frames(exc),
+            state,
+            isinstance(exc, Exception),
+        )
+
+    def _frames(self, exc):
+        frames = []
+        try:
+            tb = exc.__traceback__
+            while tb is not None:
+                code = tb.tb_frame.f_code
+                path = os.path.realpath(code.co_filename)
+                if path.startswith(self.scratch):
+                    relative = path[len(self.scratch) :]
+                    frames.append((relative, tb.tb_lineno, code.co_name, _source_line(path, tb.tb_lineno)))
+                tb = tb.tb_next
+        except BaseException:
+            pass
+        return tuple(frames[-MAX_FRAMES:])
+
+    def _exception_from_info(self, info):
+        """An exception the harness raised in a callback, as an exception of this process."""
+        module, qualname, bases, args, message = info[0], info[1], info[2], info[3], info[4]
+        klass = None
+        for candidate_module, candidate_name in ((module, qualname), *bases):
+            try:
+                resolved = self._resolve(candidate_module, candidate_name)
+            except Exception:
+                continue
+            if isinstance(resolved, type) and issubclass(resolved, BaseException):
+                klass = resolved
+                break
+        if klass is None:
+            klass = Exception
+        if (module, qualname) != (klass.__module__, klass.__qualname__):
+            klass = type(qualname.rpartition(".")[2] or "Error", (klass,), {"__module__": module})
+        try:
+            exc = klass(*args)
+        except Exception:
+            exc = klass.__new__(klass)
+            exc.args = (message,)
+        for name, value in (info[6] if len(info) > 6 and isinstance(info[6], dict) else {}).items():
+            try:
+                setattr(exc, name, value)
+            except Exception:
+                pass
+        return exc
+
+
+def _source_line(path, lineno):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, line in enumerate(handle, 1):
+                if number == lineno:
+                    return line.strip()[:200]
+    except OSError:
+        pass
+    return ""
+
+
+_VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
+_MUTATED = object()
+
+_OPS = {
+    b"C": ProgramServer.op_call,
+    b"M": ProgramServer.op_callattr,
+    b"G": ProgramServer.op_getattr,
+    b"R": ProgramServer.op_resolve,
+    b"S": ProgramServer.op_setattr,
+    b"D": ProgramServer.op_delattr,
+    b"I": ProgramServer.op_getitem,
+    b"J": ProgramServer.op_setitem,
+    b"K": ProgramServer.op_delitem,
+    b"L": ProgramServer.op_len,
+    b"N": ProgramServer.op_contains,
+    b"B": ProgramServer.op_bool,
+    b"T": ProgramServer.op_iter,
+    b"X": ProgramServer.op_next,
+    b"U": ProgramServer.op_str,
+    b"V": ProgramServer.op_repr,
+    b"Y": ProgramServer.op_isinstance,
+    b"E": ProgramServer.op_release,
+    b"O": ProgramServer.op_coverage,
+}

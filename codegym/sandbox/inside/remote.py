@@ -1,0 +1,1008 @@
+"""The harness's view of the program: proxies over a connection to the program process.
+
+Runs in the trusted harness. Tests see the candidate module through `RemoteModule` (installed in
+sys.modules under the solution's module name): attribute reads, calls, instantiation, method calls,
+iteration, len/getitem/contains each become a request to the program process. What comes back is
+decoded by wire.py into plain data, into the task's own trusted classes (repo tasks), or into a
+`Remote` handle for anything else. A handle never decides equality (== is identity) or truth
+(bool() raises) here: the verdict always rests on Python's own comparison of plain data.
+
+Exceptions raised in the program arrive as the same builtin (or trusted) exception class, or as a
+harness-side stand-in class for a class the program defined, so `except` and `pytest.raises` work;
+SystemExit, KeyboardInterrupt and GeneratorExit raised by the program never escape as such: they
+become `ProgramAborted`, which fails the test.
+"""
+
+import builtins
+import os
+import sys
+import types
+
+import wire
+
+MAX_REPR = 200
+
+
+class ProgramGone(BaseException):
+    """The program process ended, or broke the protocol, during a request (fails the test)."""
+
+
+class ProgramAborted(BaseException):
+    """The program raised SystemExit, KeyboardInterrupt or GeneratorExit (fails the test)."""
+
+
+class PassBudgetSpent(BaseException):
+    """A measurement pass ran out of its time budget (the harness stops that pass)."""
+
+
+class StaleHandle(TypeError):
+    """A program object from an earlier program process was used."""
+
+
+def short_repr(value):
+    try:
+        text = repr(value)
+    except BaseException:
+        return f"<unrepresentable {type(value).__name__}>"
+    return text if len(text) <= MAX_REPR else text[: MAX_REPR - 3] + "..."
+
+
+class Session:
+    """Everything one harness run knows about the program side: the current connection, the stand-in
+    classes for the program's exception classes, and which modules are trusted (the task's repo)."""
+
+    def __init__(self, module_name, repo_dir, entry_point=None):
+        self.module_name = module_name
+        self.repo_dir = os.path.realpath(repo_dir) + os.sep if repo_dir else None
+        self.entry_point = entry_point
+        self.connection = None
+        self.stand_ins = {}
+        self.shadows = {}
+        self.return_types = {}
+        self.flags = set()
+        self.remote_module = None
+
+    # -- trusted names -----------------------------------------------------------------------
+    def is_repo_module(self, name):
+        if not isinstance(name, str) or self.repo_dir is None or name == self.module_name:
+            return False
+        module = sys.modules.get(name)
+        if module is None:
+            module = self._import_repo_module(name)
+        path = getattr(module, "__file__", None)
+        return isinstance(path, str) and os.path.realpath(path).startswith(self.repo_dir)
+
+    def _import_repo_module(self, name):
+        """Import a module of the task's repository (trusted code) that the tests have not imported yet,
+        only when its file is in the pristine repo copy."""
+        import importlib.util
+
+        parts = name.split(".")
+        if any(not part.isidentifier() for part in parts):
+            return None
+        top = os.path.join(self.repo_dir, parts[0])
+        if not (os.path.isdir(top) or os.path.isfile(top + ".py")):
+            return None  # never import (even the parent of) a name that is not the repo's
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            return None
+        origin = getattr(spec, "origin", None)
+        if not isinstance(origin, str) or not os.path.realpath(origin).startswith(self.repo_dir):
+            return None
+        import importlib
+
+        return importlib.import_module(name)
+
+    def trusted_module(self, name):
+        """A module whose classes and functions may be named by the program: builtins, the repo's
+        modules, and standard-library modules this process has already imported."""
+        if name == "builtins":
+            return builtins
+        if not isinstance(name, str) or name == self.module_name:
+            return None
+        if self.is_repo_module(name):
+            return sys.modules.get(name)
+        module = sys.modules.get(name)
+        top = name.partition(".")[0]
+        if isinstance(module, types.ModuleType) and not isinstance(module, RemoteModule) and (
+            top in sys.stdlib_module_names
+        ):
+            return module
+        return None
+
+    def resolve(self, module_name, qualname):
+        module = self.trusted_module(module_name)
+        if module is None or not isinstance(qualname, str) or not qualname:
+            return None
+        target = module
+        for part in qualname.split("."):
+            if not part.isidentifier():
+                return None
+            target = getattr(target, part, None)
+            if target is None:
+                return None
+        return target
+
+    # -- exceptions --------------------------------------------------------------------------
+    def exception_from(self, info):
+        """The harness-side exception for a program exception's description (see program.py)."""
+        try:
+            module, qualname, bases, args, message, frames, state, is_exception = info
+        except (TypeError, ValueError):
+            return ProgramGone("the program sent a malformed exception")
+        module, qualname = _text(module), _text(qualname)
+        message = _text(message)[:2000]
+        chain = [(module, qualname)]
+        if isinstance(bases, tuple):
+            chain += [(_text(m), _text(q)) for m, q in (b for b in bases if _pair(b))][:32]
+        klass = self._exception_class(chain)
+        if not issubclass(klass, Exception):
+            return ProgramAborted(f"the program raised {qualname}: {message}")
+        args = args if isinstance(args, tuple) else (message,)
+        exc = None
+        if klass.__dict__.get("_codegym_stand_in") is None:
+            try:
+                exc = klass(*args)
+            except Exception:
+                exc = None
+        if exc is None or type(exc) is not klass:
+            exc = klass.__new__(klass)
+            try:
+                exc.args = args
+            except Exception:
+                exc.args = (message,)
+        if klass.__dict__.get("_codegym_stand_in") is not None:
+            exc._codegym_message = message
+        if isinstance(state, dict) and self.is_repo_module(klass.__module__):
+            for name, value in state.items():
+                if isinstance(name, str) and name.isidentifier():
+                    try:
+                        setattr(exc, name, value)
+                    except Exception:
+                        pass
+        exc._codegym_frames = tuple(f for f in frames if _frame(f))[:12] if isinstance(frames, tuple) else ()
+        return exc
+
+    def _exception_class(self, chain):
+        """The trusted class the chain starts with, or stand-ins down from its first trusted ancestor."""
+        resolved_index, base = len(chain), Exception
+        for index, (module, qualname) in enumerate(chain):
+            candidate = self.resolve(module, qualname)
+            if isinstance(candidate, type) and issubclass(candidate, BaseException):
+                resolved_index, base = index, candidate
+                break
+        for module, qualname in reversed(chain[:resolved_index]):
+            base = self.stand_in(module, qualname, base)
+        return base
+
+    def stand_in(self, module, qualname, base):
+        key = (module, qualname)
+        klass = self.stand_ins.get(key)
+        if klass is None or not issubclass(klass, base):
+            name = qualname.rpartition(".")[2] or "ProgramError"
+            namespace = {
+                "__module__": module,
+                "__qualname__": qualname,
+                "_codegym_stand_in": key,
+                "__str__": _stand_in_str,
+            }
+            try:
+                klass = type(name, (base,), namespace)
+            except TypeError:
+                klass = type(name, (Exception,), namespace)
+            self.stand_ins[key] = klass
+        return klass
+
+    def shadow_class(self, chain, remote, path=None):
+        """The harness's class standing for the program's class chain[0] (chain: its MRO as
+        (module, qualname) pairs). Program classes up to the first trusted one become shadows whose
+        base is that trusted class (repo classes, builtins, loaded standard-library classes)."""
+        chain = [(m, q) for m, q in chain if m and q] or [("", "object")]
+        first = chain[0]
+        base, resolved_index = object, len(chain)
+        for index, (module, qualname) in enumerate(chain):
+            candidate = self.resolve(module, qualname)
+            if isinstance(candidate, type) and not isinstance(candidate, ProgramClass):
+                base, resolved_index = candidate, index
+                break
+        if resolved_index == 0:
+            return base  # not a program class at all
+        klass = None
+        for module, qualname in reversed(chain[:resolved_index]):
+            klass = self._shadow(module, qualname, base)
+            base = klass
+        if remote is not None:
+            type.__setattr__(klass, "_codegym_remote", remote)
+        if path is not None and klass.__dict__.get("_codegym_path") is None:
+            type.__setattr__(klass, "_codegym_path", tuple(path))
+            type.__setattr__(klass, "_codegym_path_name", (first[0], ".".join(path)))
+        return klass
+
+    def _shadow(self, module, qualname, base):
+        key = (module, qualname)
+        klass = self.shadows.get(key)
+        if klass is not None:
+            return klass
+        name = qualname.rpartition(".")[2] or "ProgramClass"
+        namespace = {"__module__": module, "__qualname__": qualname, "_codegym_session": self}
+        try:
+            klass = _metaclass_for((base,))(name, (base,), namespace)
+        except Exception:
+            klass = ProgramClass(name, (object,), namespace)
+        self.shadows[key] = klass
+        return klass
+
+    def exception_info(self, exc):
+        """Describe a harness exception (raised by a callback) for the program side."""
+        kind = type(exc)
+        path = kind.__dict__.get("_codegym_stand_in")
+        module, qualname = path if path else (str(kind.__module__), kind.__qualname__)
+        bases = []
+        for klass in kind.__mro__[1:]:
+            bases.append((str(klass.__module__), klass.__qualname__))
+            if klass.__module__ == "builtins":
+                break
+        try:
+            args = tuple(exc.args)
+            wire.encode(args, self.connection._encode_other if self.connection else None, max_bytes=64 * 1024)
+        except BaseException:
+            args = tuple(short_repr(a) for a in getattr(exc, "args", ()))
+        state = {}
+        if self.is_repo_module(module):
+            for name, value in vars(exc).items():
+                if not name.startswith("_"):
+                    state[name] = value
+        return (module, qualname, tuple(bases), args, _safe_str(exc), (), state, isinstance(exc, Exception))
+
+    def record_return(self, value):
+        if len(self.return_types) >= 32:
+            return
+        self.return_types[type_label(value)] = None
+
+
+def _stand_in_str(self):
+    message = self.__dict__.get("_codegym_message")
+    if message is not None:
+        return message
+    return Exception.__str__(self)
+
+
+def _text(value):
+    return value if type(value) is str else ""
+
+
+def _pair(value):
+    return isinstance(value, tuple) and len(value) == 2
+
+
+def _frame(value):
+    return isinstance(value, tuple) and len(value) == 4 and type(value[0]) is str and type(value[1]) is int
+
+
+def _safe_str(exc):
+    try:
+        return str(exc)[:2000]
+    except BaseException:
+        return "<unprintable>"
+
+
+def type_label(value):
+    if isinstance(value, Remote):
+        return f"program:{value._label}"
+    kind = type(value)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+# -- the connection -------------------------------------------------------------------------
+
+
+class Connection:
+    """One program process: requests, replies, callbacks and the handles it gave out."""
+
+    def __init__(self, channel, session, pid=None):
+        self.channel = channel
+        self.session = session
+        self.pid = pid
+        self.remotes = {}
+        self.callbacks = []  # a stack: one table per request in flight
+        self.callback_ids = {}
+        self.sent = []  # a stack: the objects each request in flight sent by value (for `a`)
+        self.next_callback = 1
+        self.closed = False
+        self.exports = None
+        self.resolved = {}
+        self.lost = None
+        self._trusted_classes = {}
+        self._hooks = {
+            b"h": self._decode_known_handle,
+            b"H": self._decode_new_handle,
+            b"k": self._decode_callback,
+            b"n": self._decode_named,
+            b"o": self._decode_object,
+            b"e": self._decode_enum,
+            b"a": self._decode_sent,
+        }
+
+    @property
+    def deadline(self):
+        return self.channel.deadline
+
+    @deadline.setter
+    def deadline(self, value):
+        self.channel.deadline = value
+
+    # -- framing ---------------------------------------------------------------------------
+    def _encode(self, value):
+        encoder = wire.Encoder(self._encode_other, claim=self._claim)
+        try:
+            body = wire.encode_into(encoder, value)
+        except RecursionError:
+            raise wire.Uncrossable("the value is nested too deeply to pass to the program") from None
+        return body, encoder.keep
+
+    def _send(self, kind, body):
+        try:
+            self.channel.send(kind, body)
+        except OSError as exc:
+            self._lose(f"the program process closed its connection ({exc.strerror or exc})")
+
+    def _receive(self):
+        try:
+            kind, body = self.channel.receive()
+        except TimeoutError:
+            raise PassBudgetSpent() from None
+        except (EOFError, OSError) as exc:
+            self._lose(f"the program process ended during the call ({exc})")
+        except wire.WireError as exc:
+            self._lose(f"the program sent an invalid message: {exc}")
+        try:
+            return kind, wire.Decoder(body, self._hooks).decode()
+        except wire.WireError as exc:
+            self._lose(f"the program sent an invalid message: {exc}")
+        except RecursionError:
+            self._lose("the program sent a value nested too deeply")
+        except MemoryError:
+            self._lose("the program sent a value too large to decode")
+
+    def _lose(self, reason):
+        self.closed = True
+        self.lost = self.lost or reason
+        self.channel.close()
+        raise ProgramGone(self.lost)
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            try:
+                self.channel.send(b"Q", wire.encode(None))
+            except OSError:
+                pass
+            self.channel.close()
+
+    # -- the first message ---------------------------------------------------------------------
+    def hello(self):
+        """The program's exports, or raises the program's import-time exception."""
+        kind, message = self._receive()
+        if kind == b"r" and isinstance(message, dict):
+            names, values = message.get("names"), message.get("values")
+            self.exports = {
+                "names": [n for n in names if type(n) is str and n.isidentifier()][:4096]
+                if isinstance(names, list)
+                else [],
+                "explicit": message.get("explicit") is True,
+                "values": values if isinstance(values, dict) else {},
+            }
+            return self.exports
+        if kind == b"i":
+            raise self.session.exception_from(message)
+        self._lose("the program sent something other than its exports first")
+
+    # -- requests --------------------------------------------------------------------------
+    def request(self, kind, *fields):
+        """Send one request and return the program's answer: (value, mutations)."""
+        if self.closed:
+            raise ProgramGone(self.lost or "the program process is gone")
+        self.callbacks.append({})
+        self.sent.append(None)
+        sent = answered = False
+        try:
+            body, keep = self._encode(fields)
+            self.sent[-1] = keep
+            self._send(kind, body)
+            sent = True
+            while True:
+                reply_kind, reply = self._receive()
+                if reply_kind == b"o":
+                    answered = True
+                    return reply, None
+                if reply_kind == b"m" and isinstance(reply, tuple) and len(reply) == 2:
+                    answered = True
+                    return reply[0], reply[1] if isinstance(reply[1], dict) else None
+                if reply_kind == b"e":
+                    answered = True
+                    raise self.session.exception_from(reply)
+                if reply_kind == b"c" and isinstance(reply, tuple) and len(reply) == 3:
+                    self._run_callback(*reply)
+                    continue
+                if reply_kind == b"n" and isinstance(reply, tuple) and len(reply) == 2:
+                    self._next_items(*reply)
+                    continue
+                self._lose(f"the program sent an unexpected {reply_kind!r} message")
+        except BaseException:
+            if sent and not answered and not self.closed:
+                # left mid-exchange (a budget ran out, a nested call failed): the program is still busy
+                # with our request, so this connection cannot be used again
+                self.closed = True
+                self.lost = self.lost or "the conversation with the program was interrupted"
+            raise
+        finally:
+            self.sent.pop()
+            for number in self.callbacks.pop():
+                self.callback_ids.pop(number, None)
+
+    def ask(self, kind, *fields):
+        return self.request(kind, *fields)[0]
+
+    def call(self, target, args, kwargs, method=None):
+        if method is None:
+            value, mutations = self.request(b"C", target, args, kwargs)
+        else:
+            value, mutations = self.request(b"M", target, method, args, kwargs)
+        if mutations:
+            for key, new in mutations.items():
+                if type(key) is int and 0 <= key < len(args):
+                    wire.merge_into(args[key], new)
+                elif type(key) is str and key in kwargs:
+                    wire.merge_into(kwargs[key], new)
+        return value
+
+    def _answer(self, value):
+        try:
+            body, _keep = self._encode(value)
+        except wire.Uncrossable as exc:
+            self._send(b"x", self._encode(self.session.exception_info(TypeError(str(exc))))[0])
+            return
+        self._send(b"k", body)
+
+    def _fail(self, exc):
+        self._send(b"x", self._encode(self.session.exception_info(exc))[0])
+
+    def _run_callback(self, number, args, kwargs):
+        function = self.callback_ids.get(number) if type(number) is int else None
+        if function is None or getattr(function, "__next__", None) is not None and not callable(function):
+            self._fail(RuntimeError("that harness callable has expired"))
+            return
+        if not isinstance(args, tuple) or not isinstance(kwargs, dict) or not all(type(k) is str for k in kwargs):
+            self._lose("the program sent a malformed callback")
+        try:
+            result = function(*args, **kwargs)
+        except Exception as exc:
+            self._fail(exc)
+            return
+        self._answer(result)
+
+    def _next_items(self, number, count):
+        iterator = self.callback_ids.get(number) if type(number) is int else None
+        if iterator is None or not hasattr(iterator, "__next__"):
+            self._fail(RuntimeError("that harness iterator has expired"))
+            return
+        items, done = [], False
+        try:
+            for _ in range(max(1, min(int(count) if type(count) is int else 1, 64))):
+                items.append(next(iterator))
+        except StopIteration:
+            done = True
+        except Exception as exc:
+            self._fail(exc)
+            return
+        self._answer((items, done))
+
+    # -- encoding (harness -> program) -------------------------------------------------------
+    def _register_callback(self, obj):
+        number = self.next_callback
+        self.next_callback += 1
+        self.callbacks[-1][number] = None
+        self.callback_ids[number] = obj
+        return number
+
+    def _claim(self, encoder, obj):
+        kind = type(obj)
+        if kind is Remote or kind is NamedRemote:
+            encoder.reference(b"h", obj._target()._id)
+            return True
+        try:
+            klass = self._trusted_classes[kind]
+        except KeyError:
+            klass = self._trusted_classes[kind] = self._trusted_class_of(kind)
+        except TypeError:
+            klass = None
+        if klass is None:
+            return False
+        self._encode_trusted_object(encoder, obj, klass)
+        return True
+
+    def _encode_other(self, encoder, obj):
+        if isinstance(obj, Remote):
+            encoder.reference(b"h", obj._target()._id)
+            return
+        if isinstance(obj, type):
+            path = obj.__dict__.get("_codegym_stand_in") or obj.__dict__.get("_codegym_path_name")
+            if path is not None:
+                encoder.out += b"n"
+                encoder.text(path[0])
+                encoder.text(path[1])
+                return
+            remote = obj.__dict__.get("_codegym_remote")
+            if remote is not None:
+                encoder.reference(b"h", remote._target()._id)
+                return
+        if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+            named = _name_of(obj)
+            if named is not None and self.session.resolve(*named) is obj:
+                encoder.out += b"n"
+                encoder.text(named[0])
+                encoder.text(named[1])
+                return
+        if not isinstance(obj, (type, types.ModuleType)) and self._claim(encoder, obj):
+            return
+        if hasattr(type(obj), "__next__") and not callable(obj):
+            encoder.reference(b"j", self._register_callback(obj))  # a generator or other iterator
+            return
+        if callable(obj):
+            encoder.reference(b"k", self._register_callback(obj))
+            return
+        raise wire.Uncrossable(f"a {type(obj).__qualname__} object cannot be passed to the program")
+
+    def _trusted_class_of(self, kind):
+        """`kind` when its instances may travel by value: a class of the task's repo (never a subclass
+        the tests or the program defined)."""
+        if self.session.is_repo_module(kind.__module__) and self.session.resolve(kind.__module__, kind.__qualname__) is kind:
+            return kind
+        return None
+
+    def _encode_trusted_object(self, encoder, obj, klass):
+        import enum
+
+        if isinstance(obj, enum.Enum):
+            encoder.out += b"e"
+            encoder.text(klass.__module__)
+            encoder.text(klass.__qualname__)
+            encoder.text(obj.name)
+            return
+        if encoder._remember(obj):
+            return
+        base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
+        encoder.out += b"o"
+        encoder.text(klass.__module__)
+        encoder.text(klass.__qualname__)
+        if base is None:
+            encoder.out += b"O"
+        else:
+            encoder.out += b"V"
+            encoder.value(base(obj))
+        state = getattr(obj, "__dict__", None)
+        encoder.value(dict(state) if isinstance(state, dict) else {})
+        encoder.value({name: getattr(obj, name) for name in wire.slot_names(klass) if hasattr(obj, name)})
+
+    # -- decoding (program -> harness): only what the harness chooses to accept --------------
+    def _decode_sent(self, decoder):
+        index = decoder.u32()
+        keep = self.sent[-1] if self.sent else None
+        if keep is None or index >= len(keep):
+            raise wire.WireError("a reference to an object the harness did not send")
+        return keep[index]
+
+    def _decode_known_handle(self, decoder):
+        number = decoder.u64()
+        remote = self.remotes.get(number)
+        if remote is None:
+            raise wire.WireError(f"a handle ({number}) the program never described")
+        return remote
+
+    def _decode_new_handle(self, decoder):
+        number = decoder.u64()
+        if number in self.remotes:
+            raise wire.WireError(f"handle {number} described twice")
+        description = decoder.value()
+        if not (isinstance(description, tuple) and len(description) == 5):
+            raise wire.WireError("a malformed handle description")
+        kind, module, qualname, methods, chain = description
+        if kind not in _REMOTE_KINDS:
+            raise wire.WireError(f"unknown handle kind {kind!r}")
+        module, qualname = _text(module)[:200], _text(qualname)[:200]
+        methods = frozenset(m for m in methods if type(m) is str) if isinstance(methods, tuple) else frozenset()
+        pairs = [(_text(m), _text(q)) for m, q in (c for c in chain if _pair(c))][:16] if isinstance(chain, tuple) else []
+        label = f"{module}.{qualname}".strip(".") or "object"
+        if kind == "exc_class":
+            klass = self.session._exception_class(pairs or [(module, qualname)])
+            self.remotes[number] = klass
+            return klass
+        remote = Remote(self, number, kind, label, methods)
+        if pairs:
+            object.__setattr__(remote, "_chain", tuple(pairs))
+        if kind == "class":
+            shadow = self.session.shadow_class(pairs or [(module, qualname)], remote)
+            self.remotes[number] = shadow
+            return shadow
+        self.remotes[number] = remote
+        return remote
+
+    def _decode_callback(self, decoder):
+        number = decoder.u64()
+        function = self.callback_ids.get(number)
+        if function is None:
+            raise wire.WireError("a callback id the harness did not give out (or that expired)")
+        return function
+
+    def _decode_named(self, decoder):
+        module, qualname = decoder.text(), decoder.text()
+        target = self.session.resolve(module, qualname)
+        if not isinstance(target, (type, types.FunctionType, types.BuiltinFunctionType)):
+            raise wire.WireError(f"{module}.{qualname} is not a trusted class or function")
+        return target
+
+    def _decode_enum(self, decoder):
+        import enum
+
+        module, qualname, member = decoder.text(), decoder.text(), decoder.text()
+        klass = self.session.resolve(module, qualname) if self.session.is_repo_module(module) else None
+        if not (isinstance(klass, type) and issubclass(klass, enum.Enum)):
+            raise wire.WireError(f"{module}.{qualname} is not an enum of the task's code")
+        try:
+            return klass[member]
+        except KeyError:
+            raise wire.WireError(f"{qualname} has no member {member!r}") from None
+
+    def _decode_object(self, decoder):
+        """An instance of one of the task's trusted classes, rebuilt from plain state (no method of the
+        class runs while it is decoded)."""
+        module, qualname = decoder.text(), decoder.text()
+        layout = bytes(decoder._take(1))
+        klass = self.session.resolve(module, qualname) if self.session.is_repo_module(module) else None
+        if not isinstance(klass, type) or klass.__module__ != module:
+            raise wire.WireError(f"{module}.{qualname} is not a class of the task's code")
+        base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
+        try:
+            if layout == b"V":
+                if base is None:
+                    raise wire.WireError(f"{qualname} is not a subclass of a plain type")
+                value = decoder.value()
+                if not isinstance(value, base):
+                    raise wire.WireError(f"{qualname} needs a {base.__name__} value")
+                if base in (list, dict, set):
+                    obj = base.__new__(klass)
+                    base.__init__(obj, value)
+                else:
+                    obj = base.__new__(klass, value)
+            elif layout == b"O":
+                if base is not None or issubclass(klass, BaseException):
+                    raise wire.WireError(f"{qualname} cannot be rebuilt from attributes alone")
+                obj = object.__new__(klass)
+            else:
+                raise wire.WireError("unknown object layout")
+        except wire.WireError:
+            raise
+        except Exception as exc:
+            raise wire.WireError(f"cannot rebuild {qualname}: {type(exc).__name__}: {exc}") from None
+        decoder.register(obj)
+        state, slots = decoder.value(), decoder.value()
+        if not isinstance(state, dict) or not isinstance(slots, dict):
+            raise wire.WireError("malformed object state")
+        allowed_slots = set(wire.slot_names(klass))
+        if state:
+            target = getattr(obj, "__dict__", None)
+            if not isinstance(target, dict):
+                raise wire.WireError(f"{qualname} has no attribute dictionary")
+            for name, value in state.items():
+                if type(name) is not str:
+                    raise wire.WireError("a non-string attribute name")
+                target[name] = value
+        for name, value in slots.items():
+            if name not in allowed_slots:
+                raise wire.WireError(f"{qualname} has no slot {name!r}")
+            object.__setattr__(obj, name, value)
+        return obj
+
+
+_VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
+
+
+def _name_of(obj):
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
+        return module, qualname
+    if isinstance(obj, types.BuiltinFunctionType) and getattr(obj, "__self__", None) is builtins:
+        return "builtins", obj.__name__
+    return None
+
+
+# -- proxies --------------------------------------------------------------------------------
+
+
+class Remote:
+    """An object that stays in the program process. Equality is identity; its truth, length and
+    string are asked of the program as plain data (as any method's result would be)."""
+
+    __slots__ = ("_buffer", "_chain", "_conn", "_id", "_kind", "_label", "_methods", "_shadow", "__weakref__")
+
+    def __init__(self, conn, number, kind, label, methods):
+        object.__setattr__(self, "_conn", conn)
+        object.__setattr__(self, "_id", number)
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_label", label)
+        object.__setattr__(self, "_methods", methods)
+        object.__setattr__(self, "_buffer", None)
+        object.__setattr__(self, "_chain", ())
+        object.__setattr__(self, "_shadow", None)
+
+    def _target(self):
+        if self._conn is not self._conn.session.connection:
+            raise StaleHandle(f"the program object {self._label} belongs to an earlier run of the program")
+        return self
+
+    def _ask(self, kind, *fields):
+        target = self._target()
+        return target._conn.request(kind, target, *fields)[0]
+
+    @property
+    def __class__(self):
+        """The harness's shadow of the object's class (so isinstance() sees the task's own base
+        classes); `type()` still says Remote."""
+        shadow = object.__getattribute__(self, "_shadow")
+        if shadow is None:
+            chain = object.__getattribute__(self, "_chain")
+            shadow = Remote
+            if chain and object.__getattribute__(self, "_kind") in ("object", "callable", "iterator"):
+                session = object.__getattribute__(self, "_conn").session
+                shadow = session.shadow_class(chain, None)
+            object.__setattr__(self, "_shadow", shadow)
+        return shadow
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        target = self._target()
+        if name in target._methods:
+            return RemoteMethod(target, name)
+        return target._conn.ask(b"G", target, name)
+
+    def __setattr__(self, name, value):
+        self._ask(b"S", name, value)
+
+    def __delattr__(self, name):
+        self._ask(b"D", name)
+
+    def __call__(self, *args, **kwargs):
+        target = self._target()
+        value = target._conn.call(target, args, kwargs)
+        if target._label.rpartition(".")[2] == target._conn.session.entry_point:
+            target._conn.session.record_return(value)
+        return value
+
+    def __len__(self):
+        value = self._ask(b"L")
+        if type(value) is not int or value < 0:
+            raise TypeError(f"len() of the program's {self._label} gave {short_repr(value)}")
+        return value
+
+    def __bool__(self):
+        value = self._ask(b"B")
+        if type(value) is not bool:
+            raise TypeError(f"bool() of the program's {self._label} gave {short_repr(value)}")
+        return value
+
+    def __getitem__(self, key):
+        return self._ask(b"I", key)
+
+    def __setitem__(self, key, value):
+        self._ask(b"J", key, value)
+
+    def __delitem__(self, key):
+        self._ask(b"K", key)
+
+    def __contains__(self, item):
+        value = self._ask(b"N", item)
+        if type(value) is not bool:
+            raise TypeError(f"`in` on the program's {self._label} gave {short_repr(value)}")
+        return value
+
+    def __iter__(self):
+        target = self._target()
+        if target._kind == "iterator":
+            return target
+        iterator = target._conn.ask(b"T", target)
+        if not isinstance(iterator, Remote):
+            raise TypeError(f"iter() on the program's {self._label} gave {short_repr(iterator)}")
+        object.__setattr__(iterator, "_kind", "iterator")
+        return iterator
+
+    def __next__(self):
+        target = self._target()
+        buffer = target._buffer
+        if buffer is None:
+            buffer = {"items": [], "done": False, "stop": None, "batch": 1}
+            object.__setattr__(target, "_buffer", buffer)
+        if not buffer["items"]:
+            if buffer["done"]:
+                raise StopIteration(buffer["stop"])
+            reply = target._conn.ask(b"X", target, buffer["batch"])
+            if not (isinstance(reply, tuple) and len(reply) == 3 and isinstance(reply[0], list)):
+                raise TypeError(f"the program's iterator {self._label} answered {short_repr(reply)}")
+            buffer["items"], buffer["done"], buffer["stop"] = reply[0][::-1], reply[1] is True, reply[2]
+            buffer["batch"] = min(64, buffer["batch"] * 2)  # adaptive: long iterations cost few round trips
+            if not buffer["items"]:
+                buffer["done"] = True
+                raise StopIteration(buffer["stop"])
+        return buffer["items"].pop()
+
+    def __str__(self):
+        value = self._ask(b"U")
+        return value if type(value) is str else short_repr(value)
+
+    def __repr__(self):
+        return f"<program {self._label} object #{self._id}>"
+
+    def __format__(self, spec):
+        return format(str(self), spec)
+
+    __hash__ = object.__hash__
+
+    def __enter__(self):
+        return RemoteMethod(self._target(), "__enter__")()
+
+    def __exit__(self, *exc_info):
+        value = RemoteMethod(self._target(), "__exit__")(None, None, None)
+        return value is True
+
+
+class RemoteMethod:
+    """`obj.name` for a method the program's object has: one request per call, none to look it up."""
+
+    __slots__ = ("_name", "_owner")
+
+    def __init__(self, owner, name):
+        self._owner = owner
+        self._name = name
+
+    def __call__(self, *args, **kwargs):
+        owner = self._owner._target()
+        return owner._conn.call(owner, args, kwargs, method=self._name)
+
+    def __repr__(self):
+        return f"<program method {self._owner._label}.{self._name}>"
+
+
+class NamedRemote(Remote):
+    """A module-level object of the program, bound by name: it resolves in whichever program process
+    is current, so tests that imported it once keep working in every pass."""
+
+    __slots__ = ("_path",)
+
+    def __init__(self, session, path, kind, label, methods):
+        object.__setattr__(self, "_path", path)
+        Remote.__init__(self, session, 0, kind, label, methods)
+
+    def _target(self):
+        return _resolve_path(self._conn, self._path)
+
+    @property
+    def __class__(self):
+        return NamedRemote
+
+    def __repr__(self):
+        return f"<program {self._label}>"
+
+
+def _resolve_path(session, path):
+    connection = session.connection
+    if connection is None or connection.closed:
+        raise ProgramGone((connection.lost if connection else None) or "the program process is gone")
+    remote = connection.resolved.get(path)
+    if remote is None:
+        remote = connection.ask(b"R", path)
+        if isinstance(remote, type):
+            remote = remote.__dict__.get("_codegym_remote")
+        if not isinstance(remote, Remote):
+            raise TypeError(f"{'.'.join(path)} is no longer an object of the program")
+        connection.resolved[path] = remote
+    return remote
+
+
+class ProgramClass(type):
+    """Metaclass of the harness's shadows of the program's classes. A shadow subclasses the task's
+    trusted classes the program's class derives from (so isinstance/issubclass against them work);
+    calling it instantiates the class in the program, and its public attributes are the program's."""
+
+    def __call__(cls, *args, **kwargs):
+        target = cls._codegym_target()
+        return target._conn.call(target, args, kwargs)
+
+    def __getattribute__(cls, name):
+        if name.startswith("_"):
+            return type.__getattribute__(cls, name)
+        target = type.__getattribute__(cls, "_codegym_target")()
+        if name in target._methods:
+            return RemoteMethod(target, name)
+        return target._conn.ask(b"G", target, name)
+
+    def _codegym_target(cls):
+        path = cls.__dict__.get("_codegym_path")
+        if path is not None:
+            return _resolve_path(cls.__dict__["_codegym_session"], path)
+        remote = cls.__dict__.get("_codegym_remote")
+        if remote is None:
+            raise TypeError(f"the program's class {cls.__qualname__} cannot be reached from here")
+        return remote._target()
+
+    def __repr__(cls):
+        return f"<program class {cls.__module__}.{cls.__qualname__}>"
+
+
+_META_CACHE = {}
+
+
+def _metaclass_for(bases):
+    metas = [type(b) for b in bases if type(b) is not type]
+    if not metas:
+        return ProgramClass
+    key = tuple(metas)
+    meta = _META_CACHE.get(key)
+    if meta is None:
+        meta = type("ProgramClass", (ProgramClass, *dict.fromkeys(metas)), {})
+        _META_CACHE[key] = meta
+    return meta
+
+
+_REMOTE_KINDS = ("module", "class", "function", "callable", "object", "iterator", "exc_class")
+
+
+class RemoteModule(types.ModuleType):
+    """The candidate module as the tests see it (`import solution`, `from solution import *`)."""
+
+    def __init__(self, session, name):
+        super().__init__(name)
+        object.__setattr__(self, "_codegym_session", session)
+        session.remote_module = self
+
+    def _codegym_bind(self, exports):
+        names = list(exports["names"])
+        self.__dict__["__all__"] = names
+        for name, value in exports["values"].items():
+            if type(name) is str and name.isidentifier():
+                self.__dict__[name] = self._codegym_wrap((name,), value)
+
+    def _codegym_wrap(self, path, value):
+        session = self.__dict__["_codegym_session"]
+        if isinstance(value, type) and isinstance(value, ProgramClass):
+            remote = value.__dict__.get("_codegym_remote")
+            if remote is not None and len(path) == 1:
+                return session.shadow_class(remote._chain or ((self.__name__, path[0]),), None, path=path)
+            return value
+        if isinstance(value, Remote) and not isinstance(value, NamedRemote):
+            if value._kind in ("function", "callable", "object", "module"):
+                label = ".".join(path) if value._kind == "function" else value._label
+                named = NamedRemote(session, path, value._kind, label, value._methods)
+                object.__setattr__(named, "_chain", value._chain)
+                return named
+        return value
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        session = self.__dict__["_codegym_session"]
+        connection = session.connection
+        if connection is None:
+            raise AttributeError(name)
+        try:
+            value = connection.ask(b"R", (name,))
+        except AttributeError:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
+        wrapped = self._codegym_wrap((name,), value)
+        if isinstance(wrapped, (NamedRemote, type)):
+            self.__dict__[name] = wrapped  # stable across passes: bound by name
+        return wrapped
+
+
+def connect(read_fd, write_fd, session, pid):
+    return Connection(wire.Channel(read_fd, write_fd), session, pid)

@@ -1,0 +1,791 @@
+"""The bounded binary codec between the trusted harness and the untrusted program process.
+
+Stdlib only (it runs inside the sandbox). Never pickle: the program's side of a conversation is
+hostile, so the harness decodes only a closed set of tags, each into a value of a type whose
+equality and truth are implemented by Python itself (or by the task's own trusted code):
+
+* plain data — None, bool, int (any size: big ints travel as bytes, never as decimal text, so
+  Python's 4,300-digit str limit does not apply), float, complex, str (lone surrogates allowed),
+  bytes, bytearray, tuple, list, dict, set, frozenset;
+* a few stdlib value types — date, datetime, time, timedelta (fixed-offset time zones only),
+  Decimal, Fraction, deque, range, compiled regular expressions;
+* references the peer resolves in its own process — remote handles (`h`/`H`), harness callbacks
+  (`k`), trusted classes and functions by name (`n`), instances of trusted classes by value (`o`,
+  `e`) — each decoded by a hook of the receiving side, which decides what it accepts.
+
+Subclasses of plain types are encoded as their base type (unless the side's `claim` hook takes
+them first: the task's own classes). Shared and cyclic mutable containers keep their identity within
+one message (back-references, `r`), and an object the harness passed in a call comes back as itself
+(`a`: an index into the request's own objects). Limits: frame size, nesting depth, and every count is
+checked against the bytes left before anything is allocated.
+
+Transport: a pair of pipes per direction-agnostic `Channel` (a pipe round trip costs half a
+socket's), frames of a 4-byte length, then a one-byte message kind and one encoded value.
+"""
+
+import collections
+import datetime
+import decimal
+import fractions
+import os
+import re
+import select
+import struct
+import sys
+import time
+
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 20000
+MAX_BIGINT_BYTES = 4 * 1024 * 1024
+# the codec recurses once or twice per nesting level; deep values need a higher limit while it runs
+_CODEC_RECURSION_LIMIT = 4 * MAX_DEPTH + 2000
+_SHALLOW_BYTES = 1500
+
+_U32 = struct.Struct("<I")
+_I32 = struct.Struct("<i")
+_I64 = struct.Struct("<q")
+_U64 = struct.Struct("<Q")
+_F64 = struct.Struct("<d")
+_C128 = struct.Struct("<dd")
+_FRAME = struct.Struct(">I")
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+
+_Date, _DateTime, _Time, _TimeDelta = datetime.date, datetime.datetime, datetime.time, datetime.timedelta
+_TimeZone = datetime.timezone
+_Decimal, _Fraction, _Deque = decimal.Decimal, fractions.Fraction, collections.deque
+_Pattern = type(re.compile(""))
+
+
+class WireError(Exception):
+    """A message that is not valid in this codec, or over its limits."""
+
+
+class Uncrossable(TypeError):
+    """A value that cannot be sent to the peer (neither plain data nor a reference it can resolve)."""
+
+
+# -- frames -------------------------------------------------------------------------------------
+
+
+class Channel:
+    """Framed messages over a read pipe and a write pipe: (kind byte, body bytes)."""
+
+    def __init__(self, read_fd, write_fd, max_bytes=MAX_FRAME_BYTES):
+        self.read_fd = read_fd
+        self.write_fd = write_fd
+        self.max_bytes = max_bytes
+        self.buffer = bytearray()
+        self.deadline = None  # monotonic; None waits for ever
+
+    def send(self, kind, body):
+        data = _FRAME.pack(len(body) + 1) + kind + body
+        view = memoryview(data)
+        while view:
+            written = os.write(self.write_fd, view)
+            view = view[written:]
+
+    def _fill(self):
+        if self.deadline is not None:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.read_fd], [], [], remaining)[0]:
+                raise TimeoutError("no answer before the deadline")
+        chunk = os.read(self.read_fd, 1 << 16)
+        if not chunk:
+            raise EOFError("the peer closed the connection")
+        self.buffer += chunk
+
+    def receive(self):
+        buffer = self.buffer
+        while len(buffer) < 4:
+            self._fill()
+        (size,) = _FRAME.unpack_from(buffer)
+        if size > self.max_bytes or size < 1:
+            raise WireError(f"a frame of {size} bytes is outside the limits (1..{self.max_bytes})")
+        while len(buffer) < 4 + size:
+            self._fill()
+        kind = bytes(buffer[4:5])
+        body = bytes(buffer[5 : 4 + size])
+        del buffer[: 4 + size]
+        return kind, body
+
+    def close(self):
+        for fd in (self.read_fd, self.write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class deep_codec:
+    """Raise the recursion limit while the codec walks a deeply nested value (Python 3.11+ keeps
+    Python-to-Python calls off the C stack, so this costs heap, not stack)."""
+
+    def __enter__(self):
+        self.saved = sys.getrecursionlimit()
+        if self.saved < _CODEC_RECURSION_LIMIT:
+            sys.setrecursionlimit(_CODEC_RECURSION_LIMIT)
+
+    def __exit__(self, *exc_info):
+        if sys.getrecursionlimit() == _CODEC_RECURSION_LIMIT:
+            sys.setrecursionlimit(self.saved)
+
+
+# -- encoding -----------------------------------------------------------------------------------
+
+
+class Encoder:
+    """Encodes one message. `other(encoder, obj)` handles every non-plain object (it appends a
+    reference or raises Uncrossable)."""
+
+    def __init__(self, other=None, max_bytes=MAX_FRAME_BYTES, claim=None):
+        self.out = bytearray()
+        self.other = other
+        self.claim = claim  # (encoder, obj) -> bool, offered non-exact types before their plain base
+        self.max_bytes = max_bytes
+        self.memo = {}
+        self.keep = []  # objects whose id() is in memo stay alive until the message is done
+        self.known = None  # {id: index} of the objects the peer sent in its request (see `a`)
+        self.depth = 0
+
+    def encode(self, value):
+        self.value(value)
+        if len(self.out) > self.max_bytes:
+            raise Uncrossable(f"the value needs {len(self.out)} bytes, over the {self.max_bytes}-byte limit")
+        return bytes(self.out)
+
+    def _check_size(self):
+        if len(self.out) > self.max_bytes:
+            raise Uncrossable(f"the value is larger than the {self.max_bytes}-byte limit")
+
+    def value(self, obj):
+        known = self.known
+        if known is not None:
+            index = known.get(id(obj))
+            if index is not None:
+                self.out += b"a" + _U32.pack(index)
+                return
+        kind = type(obj)
+        method = _ENCODERS.get(kind)
+        if method is not None:
+            method(self, obj)
+            return
+        if self.claim is not None and self.claim(self, obj):
+            return
+        # subclasses of plain types travel as their base type; bool cannot be subclassed
+        for base, method in _SUBCLASS_ENCODERS:
+            if isinstance(obj, base):
+                method(self, obj)
+                return
+        if self.other is None:
+            raise Uncrossable(f"a {kind.__name__} object cannot cross as plain data")
+        self.other(self, obj)
+
+    # scalars
+    def none(self, obj):
+        self.out += b"N"
+
+    def boolean(self, obj):
+        self.out += b"T" if obj else b"F"
+
+    def integer(self, obj):
+        obj = int.__index__(obj)
+        if _I64_MIN <= obj <= _I64_MAX:
+            self.out += b"i" + _I64.pack(obj)
+            return
+        data = obj.to_bytes((obj.bit_length() + 8) // 8, "little", signed=True)
+        if len(data) > MAX_BIGINT_BYTES:
+            raise Uncrossable(f"an integer of {len(data)} bytes is over the limit")
+        self.out += b"I" + _U32.pack(len(data)) + data
+
+    def floating(self, obj):
+        self.out += b"f" + _F64.pack(float.__float__(obj))
+
+    def complex_(self, obj):
+        self.out += b"c" + _C128.pack(complex.__getattribute__(obj, "real"), complex.__getattribute__(obj, "imag"))
+
+    def string(self, obj):
+        data = str.__str__(obj).encode("utf-8", "surrogatepass")
+        self.out += b"s" + _U32.pack(len(data)) + data
+        self._check_size()
+
+    def raw_bytes(self, obj):
+        data = bytes(obj) if type(obj) is not bytes else obj
+        self.out += b"b" + _U32.pack(len(data)) + data
+        self._check_size()
+
+    # containers
+    def _remember(self, obj):
+        """True (and a back-reference written) when obj was already encoded in this message."""
+        index = self.memo.get(id(obj))
+        if index is not None:
+            self.out += b"r" + _U32.pack(index)
+            return True
+        self.memo[id(obj)] = len(self.memo)
+        self.keep.append(obj)
+        return False
+
+    def _items(self, items):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Uncrossable(f"the value is nested deeper than {MAX_DEPTH} levels")
+        for item in items:
+            self.value(item)
+        self.depth -= 1
+        self._check_size()
+
+    def byte_array(self, obj):
+        if self._remember(obj):
+            return
+        data = bytes(obj)
+        self.out += b"B" + _U32.pack(len(data)) + data
+
+    def list_(self, obj):
+        if self._remember(obj):
+            return
+        items = list.copy(obj)
+        if len(items) > 8:
+            if all(type(x) is int for x in items) and min(items) >= _I64_MIN and max(items) <= _I64_MAX:
+                self.out += b"L" + _U32.pack(len(items)) + struct.pack(f"<{len(items)}q", *items)
+                self._check_size()
+                return
+            if all(type(x) is float for x in items):
+                self.out += b"G" + _U32.pack(len(items)) + struct.pack(f"<{len(items)}d", *items)
+                self._check_size()
+                return
+        self.out += b"l" + _U32.pack(len(items))
+        self._items(items)
+
+    def tuple_(self, obj):
+        items = tuple.__iter__(obj)
+        self.out += b"t" + _U32.pack(tuple.__len__(obj))
+        self._items(items)
+
+    def dict_(self, obj):
+        if self._remember(obj):
+            return
+        pairs = list(dict.items(obj))
+        self.out += b"d" + _U32.pack(len(pairs))
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Uncrossable(f"the value is nested deeper than {MAX_DEPTH} levels")
+        for key, item in pairs:
+            self.value(key)
+            self.value(item)
+        self.depth -= 1
+        self._check_size()
+
+    def set_(self, obj):
+        if self._remember(obj):
+            return
+        items = list(set.__iter__(obj))
+        self.out += b"S" + _U32.pack(len(items))
+        self._items(items)
+
+    def frozenset_(self, obj):
+        items = list(frozenset.__iter__(obj))
+        self.out += b"z" + _U32.pack(len(items))
+        self._items(items)
+
+    def deque_(self, obj):
+        if self._remember(obj):
+            return
+        items = list(obj)
+        maxlen = obj.maxlen
+        self.out += b"q" + _I32.pack(-1 if maxlen is None else maxlen) + _U32.pack(len(items))
+        self._items(items)
+
+    # stdlib value types
+    def _tz(self, tzinfo, moment):
+        offset = tzinfo.utcoffset(moment) if tzinfo is not None else None
+        if tzinfo is not None and offset is None:
+            raise Uncrossable("a time zone without a fixed UTC offset cannot cross")
+        self.value(offset)
+
+    def date_(self, obj):
+        self.out += b"D" + _I32.pack(_Date.toordinal(obj))
+
+    def datetime_(self, obj):
+        seconds = obj.hour * 3600 + obj.minute * 60 + obj.second
+        self.out += b"X" + _I32.pack(obj.toordinal()) + _U32.pack(seconds) + _U32.pack(obj.microsecond)
+        self.out += bytes((obj.fold,))
+        self._tz(obj.tzinfo, obj)
+
+    def time_(self, obj):
+        seconds = obj.hour * 3600 + obj.minute * 60 + obj.second
+        self.out += b"Y" + _U32.pack(seconds) + _U32.pack(obj.microsecond) + bytes((obj.fold,))
+        self._tz(obj.tzinfo, None)
+
+    def timedelta_(self, obj):
+        self.out += b"W" + _I32.pack(obj.days) + _I32.pack(obj.seconds) + _I32.pack(obj.microseconds)
+
+    def decimal_(self, obj):
+        self.out += b"M"
+        self.string(_Decimal.__str__(obj))
+
+    def fraction_(self, obj):
+        self.out += b"Q"
+        self.integer(obj.numerator)
+        self.integer(obj.denominator)
+
+    def range_(self, obj):
+        self.out += b"R"
+        self.integer(obj.start)
+        self.integer(obj.stop)
+        self.integer(obj.step)
+
+    def pattern_(self, obj):
+        self.out += b"p"
+        self.value(obj.pattern)
+        self.integer(obj.flags)
+
+    # references (written by the sides' `other` hooks)
+    def reference(self, tag, number):
+        self.out += tag + _U64.pack(number)
+
+    def text(self, value):
+        self.string(value)
+
+
+_ENCODERS = {
+    type(None): Encoder.none,
+    bool: Encoder.boolean,
+    int: Encoder.integer,
+    float: Encoder.floating,
+    complex: Encoder.complex_,
+    str: Encoder.string,
+    bytes: Encoder.raw_bytes,
+    bytearray: Encoder.byte_array,
+    list: Encoder.list_,
+    tuple: Encoder.tuple_,
+    dict: Encoder.dict_,
+    set: Encoder.set_,
+    frozenset: Encoder.frozenset_,
+    _Deque: Encoder.deque_,
+    _Date: Encoder.date_,
+    _DateTime: Encoder.datetime_,
+    _Time: Encoder.time_,
+    _TimeDelta: Encoder.timedelta_,
+    _Decimal: Encoder.decimal_,
+    _Fraction: Encoder.fraction_,
+    range: Encoder.range_,
+    _Pattern: Encoder.pattern_,
+}
+# datetime before date (a datetime is a date); the rest are disjoint
+_SUBCLASS_ENCODERS = (
+    (int, Encoder.integer),
+    (float, Encoder.floating),
+    (complex, Encoder.complex_),
+    (str, Encoder.string),
+    (bytes, Encoder.raw_bytes),
+    (bytearray, Encoder.byte_array),
+    (list, Encoder.list_),
+    (tuple, Encoder.tuple_),
+    (dict, Encoder.dict_),
+    (set, Encoder.set_),
+    (frozenset, Encoder.frozenset_),
+    (_Deque, Encoder.deque_),
+    (_DateTime, Encoder.datetime_),
+    (_Date, Encoder.date_),
+    (_Time, Encoder.time_),
+    (_TimeDelta, Encoder.timedelta_),
+    (_Decimal, Encoder.decimal_),
+    (_Fraction, Encoder.fraction_),
+)
+# range and compiled patterns cannot be subclassed: only their exact types are encoded
+
+# Types whose values can never change in place: the program's copy of such an argument is never
+# sent back after a call.
+IMMUTABLE_SCALARS = frozenset((type(None), bool, int, float, complex, str, bytes))
+
+
+def encode(value, other=None, max_bytes=MAX_FRAME_BYTES, claim=None):
+    return encode_into(Encoder(other, max_bytes, claim), value)
+
+
+def encode_into(encoder, value):
+    """Encode with the default recursion limit, and again with a raised one only when a value turns
+    out to be nested that deeply (most messages are shallow; raising the limit costs a little)."""
+    try:
+        encoder.value(value)
+    except RecursionError:
+        encoder.out.clear()
+        encoder.memo.clear()
+        encoder.keep.clear()
+        encoder.depth = 0
+        with deep_codec():
+            encoder.value(value)
+    if len(encoder.out) > encoder.max_bytes:
+        raise Uncrossable(f"the value needs {len(encoder.out)} bytes, over the {encoder.max_bytes}-byte limit")
+    return bytes(encoder.out)
+
+
+# -- decoding -----------------------------------------------------------------------------------
+
+
+class Decoder:
+    """Decodes one message. `hooks` maps a reference tag (b"h", b"H", b"k", b"j", b"n", b"o", b"e",
+    b"a") to a function `(decoder) -> value` that reads the reference's fields and decides whether to
+    accept it; a tag without a hook is refused."""
+
+    __slots__ = ("data", "depth", "hooks", "memo", "pos", "size")
+
+    def __init__(self, data, hooks=None):
+        self.data = data if type(data) is bytes else bytes(data)
+        self.size = len(self.data)
+        self.pos = 0
+        self.hooks = hooks or {}
+        self.memo = []
+        self.depth = 0
+
+    def decode(self):
+        if self.size > _SHALLOW_BYTES:
+            with deep_codec():
+                value = self.value()
+        else:
+            value = self.value()  # too short to nest past the default recursion limit
+        if self.pos != self.size:
+            raise WireError(f"{self.size - self.pos} trailing bytes after the value")
+        return value
+
+    def _take(self, size):
+        start = self.pos
+        end = start + size
+        if end > self.size:
+            raise WireError("the message ends in the middle of a value")
+        self.pos = end
+        return self.data[start:end]
+
+    def _unpack(self, layout):
+        start = self.pos
+        end = start + layout.size
+        if end > self.size:
+            raise WireError("the message ends in the middle of a value")
+        self.pos = end
+        return layout.unpack_from(self.data, start)
+
+    def u32(self):
+        return self._unpack(_U32)[0]
+
+    def i32(self):
+        return self._unpack(_I32)[0]
+
+    def u64(self):
+        return self._unpack(_U64)[0]
+
+    def _count(self, minimum_item_bytes):
+        count = self._unpack(_U32)[0]
+        if count * minimum_item_bytes > self.size - self.pos:
+            raise WireError(f"a container claims {count} items, more than the message holds")
+        return count
+
+    def text(self):
+        if self.pos >= self.size or self.data[self.pos] != 115:  # b"s"
+            raise WireError("expected a string")
+        self.pos += 1
+        return self._string()
+
+    def _string(self):
+        size = self._count(1)
+        start = self.pos
+        self.pos = start + size
+        try:
+            return str(self.data[start : start + size], "utf-8", "surrogatepass")
+        except UnicodeDecodeError as exc:
+            raise WireError(f"a string is not valid UTF-8: {exc}") from None
+
+    def value(self):
+        pos = self.pos
+        if pos >= self.size:
+            raise WireError("the message ends where a value should start")
+        tag = self.data[pos]
+        self.pos = pos + 1
+        if tag == 105:  # i: the common case first
+            return self._unpack(_I64)[0]
+        if tag == 115:  # s
+            return self._string()
+        decoder = _DECODERS.get(tag)
+        if decoder is not None:
+            return decoder(self)
+        hook = self.hooks.get(bytes((tag,)))
+        if hook is None:
+            raise WireError(f"unknown or refused tag {bytes((tag,))!r}")
+        return hook(self)
+
+    def _enter(self):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise WireError(f"the value is nested deeper than {MAX_DEPTH} levels")
+
+    def register(self, obj):
+        """Mutable objects are registered before their contents, so back-references resolve (hooks
+        that build such objects call this too)."""
+        self.memo.append(obj)
+        return obj
+
+    def _list(self):
+        count = self._count(1)
+        result = self.register([])
+        self._enter()
+        append, value = result.append, self.value
+        for _ in range(count):
+            append(value())
+        self.depth -= 1
+        return result
+
+    def _packed(self, code):
+        count = self._count(8)
+        start = self.pos
+        self.pos = start + 8 * count
+        return self.register(list(struct.unpack_from(f"<{count}{code}", self.data, start)))
+
+    def _tuple(self):
+        count = self._count(1)
+        self._enter()
+        value = self.value
+        result = tuple([value() for _ in range(count)])
+        self.depth -= 1
+        return result
+
+    def _dict(self):
+        count = self._count(2)
+        result = self.register({})
+        self._enter()
+        value = self.value
+        for _ in range(count):
+            key = value()
+            try:
+                result[key] = value()
+            except TypeError as exc:
+                raise WireError(f"unhashable dict key: {exc}") from None
+        self.depth -= 1
+        return result
+
+    def _set(self):
+        count = self._count(1)
+        result = self.register(set())
+        self._enter()
+        for _ in range(count):
+            try:
+                result.add(self.value())
+            except TypeError as exc:
+                raise WireError(f"unhashable set item: {exc}") from None
+        self.depth -= 1
+        return result
+
+    def _frozenset(self):
+        count = self._count(1)
+        self._enter()
+        try:
+            result = frozenset([self.value() for _ in range(count)])
+        except TypeError as exc:
+            raise WireError(f"unhashable set item: {exc}") from None
+        self.depth -= 1
+        return result
+
+    def _deque(self):
+        maxlen = self.i32()
+        count = self._count(1)
+        result = self.register(_Deque(maxlen=None if maxlen < 0 else maxlen))
+        self._enter()
+        for _ in range(count):
+            result.append(self.value())
+        self.depth -= 1
+        return result
+
+    def _ref(self):
+        index = self.u32()
+        if index >= len(self.memo):
+            raise WireError(f"a back-reference to object {index}, which was not sent")
+        return self.memo[index]
+
+    def _bigint(self):
+        size = self._count(1)
+        if size > MAX_BIGINT_BYTES:
+            raise WireError(f"an integer of {size} bytes is over the limit")
+        return int.from_bytes(self._take(size), "little", signed=True)
+
+    def _integer_value(self):
+        value = self.value()
+        if type(value) is not int:
+            raise WireError("expected an integer")
+        return value
+
+    def _offset(self):
+        offset = self.value()
+        if offset is None:
+            return None
+        if type(offset) is not _TimeDelta:
+            raise WireError("a time zone offset must be a timedelta")
+        try:
+            return _TimeZone(offset)
+        except ValueError as exc:
+            raise WireError(f"bad time zone offset: {exc}") from None
+
+    def _datetime(self):
+        ordinal, seconds, micro = self.i32(), self.u32(), self.u32()
+        fold = self._take(1)[0]
+        tz = self._offset()
+        try:
+            day = _Date.fromordinal(ordinal)
+            hour, rest = divmod(seconds, 3600)
+            return _DateTime(day.year, day.month, day.day, hour, rest // 60, rest % 60, micro, tz, fold=fold)
+        except (ValueError, OverflowError) as exc:
+            raise WireError(f"bad datetime: {exc}") from None
+
+    def _time(self):
+        seconds, micro = self.u32(), self.u32()
+        fold = self._take(1)[0]
+        tz = self._offset()
+        try:
+            hour, rest = divmod(seconds, 3600)
+            return _Time(hour, rest // 60, rest % 60, micro, tz, fold=fold)
+        except (ValueError, OverflowError) as exc:
+            raise WireError(f"bad time: {exc}") from None
+
+    def _date(self):
+        try:
+            return _Date.fromordinal(self.i32())
+        except (ValueError, OverflowError) as exc:
+            raise WireError(f"bad date: {exc}") from None
+
+    def _timedelta(self):
+        try:
+            return _TimeDelta(days=self.i32(), seconds=self.i32(), microseconds=self.i32())
+        except (ValueError, OverflowError) as exc:
+            raise WireError(f"bad timedelta: {exc}") from None
+
+    def _decimal(self):
+        text = self.text()
+        if len(text) > 10_000:
+            raise WireError("a Decimal of more than 10,000 characters")
+        try:
+            return _Decimal(text)
+        except decimal.InvalidOperation:
+            raise WireError(f"bad Decimal {text[:40]!r}") from None
+
+    def _fraction(self):
+        numerator, denominator = self._integer_value(), self._integer_value()
+        if denominator == 0:
+            raise WireError("a Fraction with denominator 0")
+        return _Fraction(numerator, denominator)
+
+    def _range(self):
+        start, stop, step = self._integer_value(), self._integer_value(), self._integer_value()
+        if step == 0:
+            raise WireError("a range with step 0")
+        return range(start, stop, step)
+
+    def _pattern(self):
+        pattern = self.value()
+        flags = self._integer_value()
+        if type(pattern) not in (str, bytes) or len(pattern) > 100_000:
+            raise WireError("a regular expression must be a str or bytes of at most 100,000 characters")
+        try:
+            return re.compile(pattern, flags)
+        except (re.error, ValueError, TypeError, OverflowError, RecursionError) as exc:
+            raise WireError(f"bad regular expression: {exc}") from None
+
+
+_DECODERS = {
+    ord("N"): lambda d: None,
+    ord("T"): lambda d: True,
+    ord("F"): lambda d: False,
+    ord("I"): Decoder._bigint,
+    ord("f"): lambda d: d._unpack(_F64)[0],
+    ord("c"): lambda d: complex(*d._unpack(_C128)),
+    ord("b"): lambda d: d._take(d._count(1)),
+    ord("B"): lambda d: d.register(bytearray(d._take(d._count(1)))),
+    ord("l"): Decoder._list,
+    ord("L"): lambda d: d._packed("q"),
+    ord("G"): lambda d: d._packed("d"),
+    ord("t"): Decoder._tuple,
+    ord("d"): Decoder._dict,
+    ord("S"): Decoder._set,
+    ord("z"): Decoder._frozenset,
+    ord("q"): Decoder._deque,
+    ord("r"): Decoder._ref,
+    ord("D"): Decoder._date,
+    ord("X"): Decoder._datetime,
+    ord("Y"): Decoder._time,
+    ord("W"): Decoder._timedelta,
+    ord("M"): Decoder._decimal,
+    ord("Q"): Decoder._fraction,
+    ord("R"): Decoder._range,
+    ord("p"): Decoder._pattern,
+}
+
+
+def decode(data, hooks=None):
+    return Decoder(data, hooks).decode()
+
+
+# -- in-place updates ---------------------------------------------------------------------------
+
+_MERGE_DEPTH = 200
+
+
+def merge_into(old, new, depth=0):
+    """Make `old` equal to `new` in place, keeping the identity of `old` and, where shapes match, of
+    the containers inside it (a test holding an inner row of a matrix sees it change). Returns the
+    object that should stand where `old` stood (old itself, or new for immutable values)."""
+    if depth > _MERGE_DEPTH or old is new:
+        return new
+    kind = type(old)
+    if kind is not type(new):
+        return new
+    if kind is list:
+        if len(old) == len(new):
+            for index, item in enumerate(new):
+                old[index] = merge_into(old[index], item, depth + 1)
+        else:
+            old[:] = new
+        return old
+    if kind is dict:
+        if old.keys() == new.keys():
+            for key, item in new.items():
+                old[key] = merge_into(old[key], item, depth + 1)
+        else:
+            old.clear()
+            old.update(new)
+        return old
+    if kind is set:
+        old.clear()
+        old.update(new)
+        return old
+    if kind is bytearray:
+        old[:] = new
+        return old
+    if kind is _Deque:
+        old.clear()
+        old.extend(new)
+        return old
+    if kind is tuple:
+        if len(old) == len(new):
+            for item_old, item_new in zip(old, new, strict=True):
+                merge_into(item_old, item_new, depth + 1)
+        return old
+    state = getattr(new, "__dict__", None)
+    if isinstance(state, dict) and isinstance(getattr(old, "__dict__", None), dict):
+        # an instance of a trusted class that travelled by value: update its state in place
+        old_state = old.__dict__
+        if old_state.keys() == state.keys():
+            for key, item in state.items():
+                old_state[key] = merge_into(old_state[key], item, depth + 1)
+        else:
+            old_state.clear()
+            old_state.update(state)
+        for name in slot_names(kind):
+            if hasattr(new, name):
+                object.__setattr__(old, name, getattr(new, name))
+        return old
+    return new
+
+
+def slot_names(kind):
+    names = []
+    for klass in kind.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        if isinstance(slots, str):
+            slots = (slots,)
+        names.extend(name for name in slots if name not in ("__dict__", "__weakref__"))
+    return names

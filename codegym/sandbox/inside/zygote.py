@@ -1,0 +1,362 @@
+"""The program zygote: the clean parent of every program process, and its accountant.
+
+The worker forks the zygote at start-up, before it has read any request, so the zygote's memory
+never held another run's tests, code or results — and neither does any program process, since
+each is forked from it. The zygote never runs program code itself.
+
+Per pass (the verdict pass, a coverage pass, each timing repeat) the worker asks it to `spawn` a
+program process. First it ends the previous pass: with the program's uid as its effective uid it
+SIGKILLs every process of that uid (kill(-1) under the kernel's task-list lock: nothing forks
+past it), removes every SysV IPC object and every file of that uid in /dev/shm and /tmp, empties
+the scratch directory and copies the program's files into it afresh. Then it forks the program
+process, which sets itself up (session, descriptors, oom_score_adj 1000, rlimits, environment,
+no_new_privs, its own uid, the seccomp filter) before a single line of the program runs.
+
+Accounting: the zygote is the subreaper of every program process, so every one of them — threads
+and children included — is reaped by it or by a parent that it reaps in turn, and wait4's rusage
+is exact. A pass's CPU time is that sum minus the program process's own CPU before it started
+importing the candidate (read through its process CPU clock while it waits for the go-ahead).
+"""
+
+import fcntl
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import sys
+import time
+
+import osutil
+
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+SETUP_TIMEOUT_S = 10.0
+REAP_TIMEOUT_S = 5.0
+
+
+class Zygote:
+    def __init__(self, config, channel):
+        self.config = config
+        self.channel = channel
+        self.program_uid = config.get("program_uid")
+        self.program_path = list(config.get("program_path") or [])
+        self.wipe = [str(p) for p in config.get("program_wipe", [])]
+        self.pass_state = None
+        self.dirty = True
+        self.keep_pids = ()
+        self.install_filter = None
+        self.coverage_probes = {}
+        self.wakeup_r, self.wakeup_w = os.pipe()
+        os.set_blocking(self.wakeup_w, False)
+
+    # -- main loop -------------------------------------------------------------------------
+    def serve(self):
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.set_wakeup_fd(self.wakeup_w, warn_on_full_buffer=False)
+        while True:
+            ready, _, _ = select.select([self.channel, self.wakeup_r], [], [])
+            if self.wakeup_r in ready:
+                try:
+                    os.read(self.wakeup_r, 4096)
+                except BlockingIOError:
+                    pass
+                self._reap()
+            if self.channel not in ready:
+                continue
+            message, fds = osutil.receive_message(self.channel)
+            if message is None:
+                self._end_pass()
+                return 0
+            op = message.get("op")
+            self.keep_pids = tuple(message.get("keep_pids") or ())
+            try:
+                if op == "spawn":
+                    reply = self._spawn(message, fds)
+                elif op == "end":
+                    reply = {"op": "ended", "previous": self._end_pass()}
+                elif op == "finish":
+                    previous = self._end_pass()
+                    previous["clean"] = self._wipe(message.get("scratch")) and previous["clean"]
+                    reply = {"op": "finished", "previous": previous}
+                else:
+                    reply = {"op": "error", "error": f"unknown op {op!r}"}
+            except Exception as exc:  # our failure, reported as such
+                reply = {"op": "error", "error": f"{type(exc).__name__}: {exc}"}
+            finally:
+                for fd in fds:
+                    os.close(fd)
+            osutil.send_message(self.channel, reply)
+
+    # -- passes ----------------------------------------------------------------------------
+    def _reap(self):
+        """Reap finished program processes into the current pass's account; True while children
+        (program processes: all of them descend from us, and we are their subreaper) remain."""
+        state = self.pass_state
+        while True:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return False
+            if pid == 0:
+                return True
+            if state is None:
+                continue
+            state["cpu"] += usage.ru_utime + usage.ru_stime
+            state["maxrss_kb"] = max(state["maxrss_kb"], usage.ru_maxrss)
+            if pid == state["pid"]:
+                state["status"] = status
+
+    def _kill(self):
+        """SIGKILL every program process and reap them all into the pass's account. With no child
+        left, no program process is left (each descends from us, orphans come back to us)."""
+        if not self._reap():
+            return True
+        deadline = time.monotonic() + REAP_TIMEOUT_S
+        next_round = 0.0
+        while True:
+            now = time.monotonic()
+            if now >= next_round:
+                self._signal_all()
+                next_round = now + 0.05
+            if not self._reap():
+                return True
+            if now > deadline:
+                return False
+            time.sleep(0.0002)
+
+    def _signal_all(self):
+        if self.program_uid is None:
+            self._kill_by_scan()
+            return
+        # kill(-1) as the program's uid: every process of that uid, atomically with respect to fork
+        with osutil.acting_as(self.program_uid):
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def _wipe(self, scratch):
+        """Remove what program processes left behind (as the program's uid, once none is left)."""
+        if not self.dirty:
+            return True
+        complete = True
+        with osutil.acting_as(self.program_uid):
+            osutil.sweep_sysv_ipc()
+            for path in self.wipe:
+                if not osutil.empty_directory(path, owner=self.program_uid):
+                    sys.stderr.write(f"zygote: could not empty {path}\n")
+                    complete = False
+            if scratch and not osutil.empty_directory(scratch):
+                sys.stderr.write(f"zygote: could not empty {scratch}\n")
+                complete = False
+        self.dirty = not complete
+        return complete
+
+    def _kill_by_scan(self):
+        """Without a uid of its own the program shares ours: kill every process but the worker,
+        the zygote and the harness (the worker names it)."""
+        keep = {1, os.getpid(), os.getppid(), *self.keep_pids}
+        for pid in osutil.other_pids(keep):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _end_pass(self):
+        state = self.pass_state
+        killed = self._kill()  # reaps the pass's processes into `state`
+        self.pass_state = None
+        if not killed:
+            sys.stderr.write("zygote: program processes survived SIGKILL\n")
+        if state is None:
+            return {"clean": killed}
+        status = state.get("status")
+        exit_code = sig = None
+        if status is not None:
+            if os.WIFSIGNALED(status):
+                sig = os.WTERMSIG(status)
+            elif os.WIFEXITED(status):
+                exit_code = os.WEXITSTATUS(status)
+        return {
+            "clean": killed,
+            "kind": state["kind"],
+            "cpu_s": max(0.0, state["cpu"] - state["snapshot"]),
+            "total_cpu_s": state["cpu"],
+            "peak_memory_mb": state["maxrss_kb"] / 1024.0,
+            "exit_code": exit_code,
+            "signal": sig,
+        }
+
+    def _spawn(self, message, fds):
+        previous = self._end_pass()
+        probe = self._coverage_probe(message) if message.get("coverage") else None
+        if not self._wipe(message["scratch"]):
+            previous["clean"] = False
+        with osutil.acting_as(self.program_uid):
+            osutil.copy_tree(message["template"], message["scratch"])
+        self.dirty = True
+        rpc = fds[:2]
+        stdio = fds[2:4] if len(fds) >= 4 else None
+        notify_r, notify_w = os.pipe()
+        go_r, go_w = os.pipe()
+        state = {"kind": message.get("kind", ""), "pid": None, "status": None, "cpu": 0.0, "maxrss_kb": 0}
+        state["snapshot"] = 0.0
+        self.pass_state = state
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(notify_r)
+                os.close(go_w)
+                become_program(self, message, rpc, stdio, notify_w, go_r, probe)
+            finally:
+                os._exit(70)
+        state["pid"] = pid
+        os.close(notify_w)
+        os.close(go_r)
+        try:
+            ready, _, _ = select.select([notify_r], [], [], SETUP_TIMEOUT_S)
+            started = bool(ready) and os.read(notify_r, 1) == b"R"
+            if started:
+                snapshot = osutil.process_cpu_seconds(pid)
+                state["snapshot"] = snapshot or 0.0
+                os.write(go_w, b"G")
+        finally:
+            os.close(notify_r)
+            os.close(go_w)
+        if not started:
+            return {"op": "spawned", "pid": None, "error": "the program process did not start", "previous": previous}
+        return {"op": "spawned", "pid": pid, "previous": previous}
+
+    def _coverage_probe(self, message):
+        """A warmed coverage tracer per solution path, made here once (its start-up costs tens of ms)."""
+        import coverage_probe
+
+        scratch, path = message["scratch"], message["solution_path"]
+        key = (scratch, path)
+        if key not in self.coverage_probes:
+            try:
+                tracer = coverage_probe.Tracer(scratch, path)
+            except ImportError:
+                tracer = None
+            if tracer is not None:
+                # no program process is alive now, and the scratch directory is wiped right after
+                with osutil.acting_as(self.program_uid):
+                    osutil.empty_directory(scratch)
+                    tracer.warm_import(scratch, path)
+                self.dirty = True
+            self.coverage_probes[key] = tracer
+        return self.coverage_probes[key]
+
+
+def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
+    """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
+    limits = message["limits"]
+    scratch = message["scratch"]
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    # out of the way first, so that placing one descriptor never overwrites another still to place
+    wanted = [devnull, stdio[0] if stdio else devnull, stdio[1] if stdio else devnull, *rpc, notify_w, go_r]
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in wanted]
+    for target, fd in enumerate(high):
+        os.dup2(fd, target)
+    osutil.close_fds_except({0, 1, 2, 3, 4, 5, 6})
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGQUIT):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes fail with EFBIG instead of killing
+    osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
+    with open("/proc/self/statm") as handle:
+        baseline = int(handle.read().split()[0]) * resource.getpagesize()
+    cpu = int(float(limits["timeout_s"])) + 1
+    for which, value in (
+        (resource.RLIMIT_AS, baseline + int(limits["memory_mb"]) * 1024 * 1024),
+        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
+        (resource.RLIMIT_NPROC, int(limits["max_processes"])),
+        (resource.RLIMIT_FSIZE, int(limits["max_file_bytes"])),
+        (resource.RLIMIT_NOFILE, int(limits["max_open_files"])),
+        (resource.RLIMIT_CORE, 0),
+    ):
+        resource.setrlimit(which, value if isinstance(value, tuple) else (value, value))
+    os.environ.clear()
+    os.environ.update(
+        {
+            "PATH": SANDBOX_PATH,
+            "HOME": scratch,
+            "TMPDIR": os.path.join(scratch, ".tmp"),
+            "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",
+        }
+    )
+    os.chdir(scratch)
+    osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
+    if zygote.program_uid is not None:
+        osutil.become(zygote.program_uid)
+    elif os.getuid() == 0:
+        osutil.capset(())  # root of a user namespace: it could otherwise undo the mounts
+    if zygote.install_filter is not None:
+        zygote.install_filter()
+    os.makedirs(os.path.join(scratch, ".tmp"), exist_ok=True)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the process's own stdio
+    sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
+    sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
+    sys.argv = [os.path.join(scratch, message["solution_path"])]
+    sys.path[:] = [scratch, *zygote.program_path]
+    os.write(5, b"R")
+    if os.read(6, 1) != b"G":
+        os._exit(71)
+    os.close(5)
+    os.close(6)
+    import program
+    import wire
+
+    server = program.ProgramServer(wire.Channel(3, 4), message["module"], scratch)
+    if server.start(probe):
+        server.serve()
+    os._exit(0)
+
+
+def start(config, preload):
+    """Fork the zygote from the (still clean) worker; returns (pid, the worker's end of its channel)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            ours.close()
+            osutil.prctl(osutil.PR_SET_PDEATHSIG, signal.SIGKILL)
+            osutil.prctl(osutil.PR_SET_CHILD_SUBREAPER, 1)
+            os.setsid()
+            keep = {theirs.fileno(), 2}
+            osutil.close_fds_except(keep)
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, 0)
+            os.dup2(devnull, 1)
+            for name in preload:
+                try:
+                    __import__(name)
+                except Exception:
+                    pass
+            import gc
+
+            import program  # noqa: F401 - imported here, so program processes never pay for it
+            import seccomp
+
+            zygote = Zygote(config, theirs)
+            zygote.install_filter = seccomp.prepare_program_filter()
+            # objects that exist now are never collected: a collection in a program process would
+            # otherwise write to every inherited page (copy-on-write faults are costly)
+            gc.freeze()
+            code = zygote.serve()
+        except BaseException as exc:
+            sys.stderr.write(f"zygote failed: {type(exc).__name__}: {exc}\n")
+        finally:
+            os._exit(code)
+    theirs.close()
+    return pid, ours
+
+
+if __name__ == "__main__":  # for manual debugging only
+    print(json.dumps({"zygote": "run through worker.py"}))
