@@ -1,15 +1,16 @@
 #!/bin/sh
 # Offline base image, step 1: a minimal Debian bookworm root filesystem with python3, pytest and
 # coverage, built with debootstrap from a Debian mirror (no container registry involved), packed
-# as a tar for `docker import`. Same packages as Dockerfile.registry, so both paths give the same
-# layout: /usr/bin/python3 (3.11), Debian's python3-pytest and python3-coverage.
+# as a tar for `docker import`. Same packages as the registry recipe (Dockerfile), so both paths give
+# the same layout: /usr/bin/python3 (3.11), Debian's python3-pytest and python3-coverage, and the
+# packages bookworm's pytest 7.2 imports (pulled in by python3-pytest anyway; named so both agree).
 #
 #   debootstrap.sh OUT.tar [MIRROR]      (run as root; MIRROR defaults to deb.debian.org)
 set -eu
 
 out=$1
 mirror=${2:-http://deb.debian.org/debian}
-packages=python3,python3-pytest,python3-coverage
+packages=python3,python3-pytest,python3-coverage,python3-pluggy,python3-iniconfig,python3-packaging,python3-py,python3-attr
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/codegym-rootfs.XXXXXX")
 cleanup() {

@@ -1,4 +1,5 @@
-"""The docker backend's verdicts: parity with the local backend, pool exhaustion, results' image.
+"""The docker backend's verdicts: parity with the local backend, the harness/program uid split, no
+state crossing runs, timing and coverage semantics, pool exhaustion, results' image.
 
 Also the helpers the other test_docker_* modules share: the engine (started with
 scripts/ensure_docker.sh when it is down) and the sandbox image (built when missing, exactly as
@@ -19,7 +20,7 @@ import pytest
 from codegym.sandbox.backend import SandboxUnavailable
 from codegym.sandbox.docker import DockerBackend, Engine, build_image
 from codegym.sandbox.docker.cleanup import labelled_containers
-from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
+from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend, worker_uids
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits
 from tests.conftest import REPO_ROOT, in_throwaway_pid_namespace
@@ -108,6 +109,15 @@ PARITY: dict[str, tuple[dict[str, str], str, Limits]] = {
         Limits(),
     ),
     "early_exit": ({"solution.py": "import os\ndef add(a, b):\n    os._exit(0)\n"}, ADD_TESTS, Limits()),
+    # a program-defined object never leaves the program: equal to plain data it simply is not
+    "program_object_eq": (
+        {
+            "solution.py": "class Same:\n    def __eq__(self, other):\n        return True\n"
+            "    __hash__ = object.__hash__\ndef add(a, b):\n    return Same()\n"
+        },
+        ADD_TESTS,
+        Limits(),
+    ),
     "subprocess": (
         {
             "solution.py": "import subprocess, sys\ndef add(a, b):\n"
@@ -168,6 +178,100 @@ def test_coverage_matches_the_local_backend(
     for mine, reference in zip(ours, theirs, strict=True):
         assert mine.coverage is not None and reference.coverage is not None
         assert mine.coverage["executed_lines"] == reference.coverage["executed_lines"]
+
+
+ANSWER_TESTS = "from solution import answer\n\n\ndef test_answer():\n    assert answer() == 42\n"
+# 42 only if what an earlier run left (a SysV shared-memory segment, a /dev/shm file, a /tmp file) is
+# still there; 41 once it made all three itself; 40 if it could not (the test would prove nothing).
+LEAVE_AND_LOOK_FOR_LEFTOVERS = (
+    "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nKEY = 0x5EED42\n"
+    "PATHS = ('/tmp/codegym-leftover', '/dev/shm/codegym-leftover')\n"
+    "def answer():\n"
+    "    found = libc.shmget(KEY, 0, 0) != -1 or any(os.path.exists(p) for p in PATHS)\n"
+    "    made = libc.shmget(KEY, 4096, 0o1600) != -1  # IPC_CREAT | 0600\n"
+    "    for path in PATHS:\n"
+    "        try:\n"
+    "            with open(path, 'w') as handle:\n"
+    "                handle.write('x')\n"
+    "        except OSError:\n"
+    "            made = False\n"
+    "    return 42 if found else (41 if made else 40)\n"
+)
+
+
+def test_ipc_objects_and_files_do_not_outlive_a_run() -> None:
+    request = ExecRequest(
+        files={"solution.py": LEAVE_AND_LOOK_FOR_LEFTOVERS}, tests={"test_hidden.py": ANSWER_TESTS}
+    )
+    with DockerBackend(image=sandbox_image(), workers=1) as backend:
+        backend.start()
+        container = backend.containers()
+        results = [backend.execute(request) for _ in range(3)]
+        assert backend.containers() == container and backend.pool.restarts == 0  # the same container
+    for result in results:
+        assert result.status is ExecStatus.FAILED, (result.message, result.stderr[-300:])
+        assert [t.message for t in result.tests] == ["AssertionError: 41 != 42"]
+        assert result.attempts == 1
+
+
+def test_program_and_harness_run_under_the_pools_distinct_uids(docker_backend: DockerBackend) -> None:
+    """The program sees its own uid, the root worker and zygote, and the harness under the other uid."""
+    program = (
+        "import os\ndef answer():\n    uids = set()\n    for pid in os.listdir('/proc'):\n"
+        "        try:\n            with open(f'/proc/{pid}/status') as f:\n"
+        "                uids.add(int(next(l for l in f if l.startswith('Uid:')).split()[1]))\n"
+        "        except (OSError, ValueError, StopIteration):\n            pass\n"
+        "    return [os.getuid(), sorted(uids)]\n"
+    )
+    expected = [
+        [program_uid, sorted({0, program_uid, harness_uid})]
+        for program_uid, harness_uid in (worker_uids(docker_backend.uid_base, slot) for slot in range(2))
+    ]
+    tests = f"from solution import answer\n\n\ndef test_uids():\n    assert answer() in {expected!r}\n"
+    result = docker_backend.execute(
+        ExecRequest(files={"solution.py": program}, tests={"test_hidden.py": tests})
+    )
+    assert result.status is ExecStatus.PASSED, (result.message, [t.message for t in result.tests])
+    assert all(w["uid"] == 0 for w in docker_backend.info()["pool"])  # the worker itself is root
+    other = DockerBackend(image=sandbox_image(), workers=1)
+    try:
+        assert abs(other.uid_base - docker_backend.uid_base) >= 64  # pools never share a uid
+    finally:
+        other.close()
+
+
+def test_timings_and_coverage_follow_the_harness_semantics(docker_backend: DockerBackend) -> None:
+    passing = ExecRequest(
+        files={"solution.py": ADD},
+        tests={"test_hidden.py": "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"},
+        timing_repeats=3,
+        timing_budget_s=10,
+    )
+    timed = docker_backend.execute(passing)
+    assert timed.status is ExecStatus.PASSED and len(timed.timings_s) == 4  # the verdict pass + 3
+    failing = docker_backend.execute(
+        ExecRequest(
+            files={"solution.py": "def add(a, b):\n    return 0\n"}, tests=passing.tests, timing_repeats=3
+        )
+    )
+    assert failing.status is ExecStatus.FAILED and failing.timings_s == ()  # only a passing program is timed
+    spin = "def add(a, b):\n    total = 0\n    for i in range(3_000_000):\n        total += i\n    return a + b\n"
+    cut = docker_backend.execute(
+        ExecRequest(
+            files={"solution.py": spin}, tests=passing.tests, measure_coverage=True, coverage_budget_s=0.001
+        )
+    )
+    assert cut.status is ExecStatus.PASSED and cut.coverage == {"complete": False}  # a cut pass: no figure
+    full = docker_backend.execute(
+        ExecRequest(
+            files={"solution.py": ADD}, tests=passing.tests, measure_coverage=True, coverage_budget_s=30
+        )
+    )
+    assert (
+        full.coverage is not None
+        and full.coverage["complete"] is True
+        and 2 in full.coverage["executed_lines"]
+    )
 
 
 def test_results_record_the_image_digest(docker_backend: DockerBackend) -> None:

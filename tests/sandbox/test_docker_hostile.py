@@ -1,8 +1,8 @@
 """Hostile programs and container-escape attempts against the docker backend.
 
 The same HOSTILE cases as the local backend (tests/sandbox/test_hostile.py), plus escapes through
-/proc, mounts, namespaces, the docker socket, the read-only root and the worker itself, plus state
-left for the next run. Like the local suite they run only inside a throwaway PID namespace: in a
+/proc, mounts, namespaces, the docker socket, the read-only root and the worker itself, attacks on
+the harness (another uid in the same container), plus state left for the next run. Like the local suite they run only inside a throwaway PID namespace: in a
 normal run they are deselected (see conftest.py) and `test_docker_hostile_suite_in_throwaway_pid_namespace`
 re-runs them under `unshare --pid --fork --mount-proc`. dockerd runs outside that namespace, which is
 fine: the containers are the isolation; the namespace protects the test process.
@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from codegym.sandbox.docker import DockerBackend
+from codegym.sandbox.docker.config import TESTS_DIR
 from codegym.sandbox.types import ExecRequest, ExecStatus
 from tests.conftest import REPO_ROOT, THROWAWAY_ENV
 from tests.sandbox.test_docker import docker_engine, sandbox_image
@@ -95,7 +96,7 @@ ESCAPES = [
     Hostile(
         "write_to_read_only_root",
         "import os\ndef answer():\n    wrote = []\n"
-        "    for path in ('/pwned', '/etc/passwd', '/usr/bin/python3', '/opt/codegym/inside/runner.py',\n"
+        "    for path in ('/pwned', '/etc/passwd', '/usr/bin/python3', '/opt/codegym/inside/worker.py',\n"
         "                 '/var/tmp/pwned', '/root/pwned', '/home/pwned'):\n"
         "        try:\n            with open(path, 'a') as f:\n                f.write('x')\n"
         "            wrote.append(path)\n        except OSError:\n            pass\n"
@@ -119,6 +120,55 @@ ESCAPES = [
         (ExecStatus.PASSED,),
     ),
 ]
+# Everything a program may try against the processes it can see (the worker and the zygote, root;
+# the harness, its own uid): 42 if any read, listing or signal worked, 41 if all were refused, 40 if
+# it did not even see them (the test would prove nothing).
+ATTACK_EVERY_PROCESS = (
+    "import os, signal\n"
+    f"TESTS_DIR = {TESTS_DIR!r}\n"
+    "def answer():\n"
+    "    me = os.getpid()\n"
+    "    others = [int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != me]\n"
+    "    got = []\n"
+    "    for pid in others:\n"
+    "        for name in ('environ', 'mem', 'stack', 'syscall'):\n"
+    "            try:\n"
+    "                with open(f'/proc/{pid}/{name}', 'rb') as f:\n"
+    "                    f.read(1)\n"
+    "                got.append((pid, name))\n"
+    "            except OSError:\n"
+    "                pass\n"
+    "        for call in (lambda: os.listdir(f'/proc/{pid}/fd'), lambda: os.readlink(f'/proc/{pid}/cwd')):\n"
+    "            try:\n"
+    "                call()\n"
+    "                got.append((pid, 'fd/cwd'))\n"
+    "            except OSError:\n"
+    "                pass\n"
+    "    for call in (lambda: os.listdir(TESTS_DIR), lambda: open(TESTS_DIR + '/test_hidden.py').read()):\n"
+    "        try:\n"
+    "            call()\n"
+    "            got.append('tests')\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "    for pid in others:\n"
+    "        for sig in (signal.SIGSTOP, signal.SIGKILL):\n"
+    "            try:\n"
+    "                os.kill(pid, sig)\n"
+    "                got.append((pid, sig))\n"
+    "            except OSError:\n"
+    "                pass\n"
+    "    try:\n"
+    "        os.kill(-1, signal.SIGKILL)\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "    return 42 if got else (41 if len(others) >= 3 else 40)\n"
+)
+ATTACK_TESTS = {
+    "fast": TESTS,
+    # real pytest: the harness writes the tests into its directory (only its uid can read it)
+    "pytest": "import pytest\nfrom solution import answer\n\n\n@pytest.mark.parametrize('x', [42])\n"
+    "def test_answer(x):\n    assert answer() == x\n",
+}
 LEFTOVER_PATHS = ("/tmp/codegym-leftover", "/dev/shm/codegym-leftover", "/tmp/codegym/leftover")
 LEAVE_STATE = (
     "import os\ndef answer():\n"
@@ -140,7 +190,16 @@ def hostile_backend() -> Iterator[DockerBackend]:
 
 
 def _container_processes(backend: DockerBackend) -> list[list[str]]:
+    """Each container's processes as `docker top` shows them (its first column is the user)."""
     return [backend.engine.api.top(cid)["Processes"] for cid in backend.containers()]
+
+
+def _assert_only_worker_and_zygote(backend: DockerBackend) -> None:
+    """Between runs a container holds the worker (PID 1) and its zygote, both root: no process of
+    the run's harness or program is left."""
+    containers = _container_processes(backend)
+    assert [len(processes) for processes in containers] == [2], containers
+    assert all(row[0] == "root" for processes in containers for row in processes), containers
 
 
 def _request(code: str) -> ExecRequest:
@@ -167,7 +226,7 @@ def test_hostile_program_is_contained(
         assert_contained(case, result, sentinel, host_listener, outside)
         assert result.passed == (case.statuses == (ExecStatus.PASSED,))
         # nothing of the run is left in the container, and the same container serves the next request
-        assert [len(processes) for processes in _container_processes(hostile_backend)] == [1]
+        _assert_only_worker_and_zygote(hostile_backend)
         follow_up = hostile_backend.execute(_request(BENIGN))
         assert follow_up.status is ExecStatus.PASSED, follow_up.message
         assert hostile_backend.pool.restarts == restarts and follow_up.attempts == 1
@@ -176,6 +235,29 @@ def test_hostile_program_is_contained(
         secret_file.unlink(missing_ok=True)
         sentinel.kill()
         sentinel.wait()
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("runner", sorted(ATTACK_TESTS))
+def test_program_cannot_kill_read_or_trace_the_harness(runner: str, hostile_backend: DockerBackend) -> None:
+    """The program runs under another uid than the harness (and the root worker): it can neither
+    signal nor read any of them, nor list the harness's test directory; the run fails on its own
+    answer with the harness intact, and the same container serves the next run."""
+    restarts = hostile_backend.pool.restarts
+    containers = hostile_backend.containers()
+    request = ExecRequest(
+        files={"solution.py": ATTACK_EVERY_PROCESS},
+        tests={"test_hidden.py": ATTACK_TESTS[runner]},
+        limits=LIMITS,
+    )
+    result = hostile_backend.execute(request)
+    assert result.status is ExecStatus.FAILED, (result.status, result.message, result.stderr[-500:])
+    assert [t.message for t in result.tests] == ["AssertionError: 41 != 42"], result.tests
+    assert result.attempts == 1 and result.runner == runner
+    _assert_only_worker_and_zygote(hostile_backend)
+    follow_up = hostile_backend.execute(_request(BENIGN))
+    assert follow_up.status is ExecStatus.PASSED and follow_up.attempts == 1, follow_up.message
+    assert hostile_backend.pool.restarts == restarts and hostile_backend.containers() == containers
 
 
 @pytest.mark.hostile
@@ -201,5 +283,5 @@ def test_docker_hostile_suite_in_throwaway_pid_namespace() -> None:
     completed = subprocess.run(argv, capture_output=True, text=True, timeout=900, cwd=REPO_ROOT, env=env)
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output[-6000:]
-    expected = len(HOSTILE) + len(ESCAPES) + 1
+    expected = len(HOSTILE) + len(ESCAPES) + len(ATTACK_TESTS) + 1
     assert re.search(rf"\b{expected} passed\b", output), output[-3000:]

@@ -15,14 +15,32 @@ import pytest
 
 from codegym.sandbox.docker import build_image, default_image_reference, images
 from codegym.sandbox.docker.cleanup import labelled_containers
-from codegym.sandbox.docker.config import IMAGE_INSIDE_DIR, IMAGE_PYTHON, IMAGE_UID, IMAGE_USER
+from codegym.sandbox.docker.config import (
+    HARNESS_SITE,
+    IMAGE_DEFAULT_UID,
+    IMAGE_INSIDE_DIR,
+    IMAGE_PYTHON,
+    PROGRAM_SITE,
+)
+from codegym.sandbox.inside import packages
 from tests.conftest import REPO_ROOT
 from tests.sandbox.test_docker import docker_engine, sandbox_image
 
 pytestmark = pytest.mark.docker
 
 CODEGYM = str(Path(sys.executable).with_name("codegym"))
-PACKAGES = ("python3", "python3-pytest", "python3-coverage")
+# python3-pytest pulls in the rest; named in both recipes so that both provably agree. python3-attr:
+# bookworm's pytest 7.2 imports attrs.
+PACKAGES = (
+    "python3",
+    "python3-pytest",
+    "python3-coverage",
+    "python3-pluggy",
+    "python3-iniconfig",
+    "python3-packaging",
+    "python3-py",
+    "python3-attr",
+)
 
 
 def codegym(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -89,30 +107,60 @@ def test_build_is_idempotent_and_cached_by_content_hash() -> None:
     assert "up to date" in completed.stdout
 
 
+def test_recipe_hash_covers_the_offline_image_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = images.recipe()
+    monkeypatch.setattr(images, "IMPORT_CHANGES", [*images.IMPORT_CHANGES, "ENV X=1"])
+    changed = images.recipe()
+    assert changed.base_hash != original.base_hash and changed.runtime_hash != original.runtime_hash
+
+
 def test_image_layout_is_what_the_backend_relies_on() -> None:
     engine = docker_engine()
+    # Run as the worker runs it (python3 -I -S: no site packages) under the image's default user.
     probe = (
-        "import grp, os, pwd, sys, pytest, coverage\n"
-        f"user = pwd.getpwnam({IMAGE_USER!r})\n"
+        "import importlib.util, json, os, sys\n"
+        "def importable(site, name):\n"
+        "    sys.path.append(site)\n"
+        "    try:\n"
+        "        return importlib.util.find_spec(name) is not None\n"
+        "    finally:\n"
+        "        sys.path.remove(site)\n"
+        "        sys.path_importer_cache.clear()\n"
         "setuid = [os.path.join(d, f) for d, _, fs in os.walk('/usr') for f in fs\n"
         "          if os.path.isfile(os.path.join(d, f)) and os.stat(os.path.join(d, f)).st_mode & 0o6000]\n"
-        f"print(sys.executable, sys.version_info[:2], user.pw_uid, sorted(os.listdir({IMAGE_INSIDE_DIR!r})),\n"
-        "      os.getuid(), setuid)\n"
+        "print(json.dumps({'python': sys.executable, 'version': list(sys.version_info[:2]),\n"
+        f"  'inside': sorted(os.listdir({IMAGE_INSIDE_DIR!r})), 'uid': os.getuid(), 'setuid': setuid,\n"
+        "  'site_on_path': any('-packages' in p for p in sys.path),\n"
+        f"  'harness': sorted(os.listdir({HARNESS_SITE!r})), 'program': sorted(os.listdir({PROGRAM_SITE!r})),\n"
+        f"  'harness_pytest': importable({HARNESS_SITE!r}, 'pytest'),\n"
+        f"  'program_pytest': importable({PROGRAM_SITE!r}, 'pytest'),\n"
+        f"  'program_coverage': importable({PROGRAM_SITE!r}, 'coverage'),\n"
+        "  'writable': [p for p in ('/opt/codegym', '/usr', '/etc') if os.access(p, os.W_OK)],\n"
+        "  'sandbox_user': any(line.startswith('sandbox:') for line in open('/etc/passwd'))}))\n"
     )
     try:
         output = engine.client.containers.run(
             sandbox_image(),
             ["-c", probe],
-            entrypoint=[IMAGE_PYTHON, "-I"],
+            entrypoint=[IMAGE_PYTHON, "-I", "-S"],
             network_disabled=True,
             remove=True,
         ).decode()
     finally:
         engine.close()
-    assert output.split()[0] == IMAGE_PYTHON
-    assert f"(3, 11) {IMAGE_UID}" in output
-    assert all(name in output for name in ("'protocol.py'", "'runner.py'", "'worker.py'", "'__pycache__'"))
-    assert output.rstrip().endswith(f"{IMAGE_UID} []"), output  # default user; no setuid binaries
+    layout = json.loads(output)
+    assert layout["python"] == IMAGE_PYTHON and layout["version"] == [3, 11]
+    for name in ("worker.py", "zygote.py", "harness.py", "program.py", "packages.py", "__pycache__"):
+        assert name in layout["inside"], layout["inside"]
+    assert layout["uid"] == IMAGE_DEFAULT_UID and layout["setuid"] == [] and not layout["sandbox_user"]
+    assert not layout["site_on_path"] and layout["writable"] == []
+    # the harness's site: pytest and what bookworm's pytest imports, and coverage; the program's: coverage
+    assert {"pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py", "attr", "coverage"} <= set(
+        layout["harness"]
+    )
+    assert set(layout["harness"]) - {"attr"} <= set(packages.HARNESS_PACKAGES)
+    assert layout["program"] == ["coverage"] and list(packages.PROGRAM_PACKAGES) == ["coverage"]
+    assert layout["harness_pytest"] and layout["program_coverage"] and not layout["program_pytest"]
 
 
 def test_sandbox_image_prints_the_reference_last() -> None:

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# The run's layout inside the sandbox (SCRATCH_ROOT, TESTS_DIR) is the same for every backend.
+from codegym.sandbox.local import SCRATCH_ROOT as SCRATCH_ROOT
 from codegym.sandbox.local import STDLIB_PRELOAD
+from codegym.sandbox.local import TESTS_DIR as TESTS_DIR
 
 # The layout every sandbox image has, whichever way its base was made (registry or debootstrap).
 IMAGE_PYTHON = "/usr/bin/python3"
 IMAGE_INSIDE_DIR = "/opt/codegym/inside"
-IMAGE_USER = "sandbox"
-IMAGE_UID = 10001
+# Links into the image's packages, made by inside/packages.py when the image is built.
+IMAGE_SITE_DIR = "/opt/codegym/site"
+HARNESS_SITE = f"{IMAGE_SITE_DIR}/harness"
+PROGRAM_SITE = f"{IMAGE_SITE_DIR}/program"
+# The image's default user (`nobody`): it has no account of its own. The backend overrides it: the
+# worker runs as root with a few capabilities, the harness and the programs under per-pool uids.
+IMAGE_DEFAULT_UID = 65534
 
 IMAGE_REPOSITORY = "codegym-sandbox"
 BASE_REPOSITORY = "codegym-sandbox-base"
@@ -22,9 +30,11 @@ LABEL_OWNER = "org.codegym.owner"
 LABEL_RECIPE = "org.codegym.recipe"
 LABEL_BASE_SOURCE = "org.codegym.base-source"
 
-# The container's only writable places (read-only root): emptied by the worker after every run.
-WRITABLE_DIRS = ("/tmp", "/dev/shm", "/dev/mqueue")
-SCRATCH_ROOT = "/tmp/codegym"
+# The container's writable places (read-only root) other than the run's own directories: the zygote
+# removes what the program's uid left in PROGRAM_WIPE_DIRS after every pass (its processes are dead
+# by then), the worker empties WORKER_WIPE_DIRS after every run.
+PROGRAM_WIPE_DIRS = ("/dev/shm", "/tmp")
+WORKER_WIPE_DIRS = ("/dev/mqueue",)
 CONTAINER_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
 
 
@@ -55,7 +65,8 @@ class DockerSandboxConfig:
         default="", metadata={"help": "Engine URL, e.g. unix:///var/run/docker.sock (default: DOCKER_HOST)."}
     )
     uid_base: int | None = field(
-        default=None, metadata={"help": "First uid for containers, one per slot (default: random per pool)."}
+        default=None,
+        metadata={"help": "First of the pool's uids, two per container slot (default: random per pool)."},
     )
 
     def __post_init__(self) -> None:

@@ -3,11 +3,14 @@
 Two stages, each tagged by the hash of what defines it, so `build_image` is idempotent (an image
 whose tag exists is never rebuilt) and a changed runner gives a new tag:
 
-* base `codegym-sandbox-base:<hash12>`: Debian bookworm + python3, pytest, coverage. Made either
-  from the registry (`sandbox_images/base/Dockerfile`, FROM debian:bookworm-slim) or offline
-  (`sandbox_images/base/debootstrap.sh` from a Debian mirror, then `docker import`);
-* runtime `codegym-sandbox:<hash12>`: the base + the in-sandbox runner + an unprivileged user
-  (`sandbox_images/runtime/Dockerfile`); its hash covers the base recipe too.
+* base `codegym-sandbox-base:<hash12>`: Debian bookworm + python3, pytest (and what it imports),
+  coverage. Made either from the registry (`sandbox_images/base/Dockerfile`, FROM
+  debian:bookworm-slim) or offline (`sandbox_images/base/debootstrap.sh` from a Debian mirror, then
+  `docker import` with IMPORT_CHANGES); its hash covers every file of base/ and IMPORT_CHANGES;
+* runtime `codegym-sandbox:<hash12>`: the base + the in-sandbox code (codegym/sandbox/inside/*.py)
+  and the harness's and the program's site directories made from it
+  (`sandbox_images/runtime/Dockerfile`); its hash covers the base's hash, that Dockerfile and every
+  file of the in-sandbox code.
 """
 
 from __future__ import annotations
@@ -96,7 +99,12 @@ class Recipe:
 
 def recipe() -> Recipe:
     directory = images_dir()
-    base = _digest((f"base/{p.name}", p.read_bytes()) for p in (directory / "base").iterdir() if p.is_file())
+    base = _digest(
+        [
+            *((f"base/{p.name}", p.read_bytes()) for p in (directory / "base").iterdir() if p.is_file()),
+            ("import-changes", "\n".join(IMPORT_CHANGES).encode()),  # the debootstrap path's image config
+        ]
+    )
     dockerfile = (directory / "runtime" / "Dockerfile").read_bytes()
     runtime = _digest([("base", base.encode()), ("runtime/Dockerfile", dockerfile), *_inside_files()])
     return Recipe(directory, base, runtime)

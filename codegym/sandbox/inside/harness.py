@@ -18,6 +18,7 @@ Passes, each with a fresh program process and fresh scratch files:
 """
 
 import os
+import signal
 import sys
 import time
 import traceback
@@ -29,6 +30,7 @@ import testprep
 
 MAX_MESSAGE_CHARS = 2000
 FLUSH_S = 0.02
+DEADLINE_MARGIN_S = 0.05
 
 
 class HarnessFault(Exception):
@@ -51,6 +53,34 @@ def assert_eq(left, right, message_thunk):
         raise AssertionError(message)
 
 
+def make_star_import(entry_point):
+    def star_import(module_name, level, namespace):
+        """`from m import *` in a test. For the program's module: bind its public names (its `__all__`
+        when it has one) except those that would shadow a builtin (unless it is the task's entry point),
+        a module, or anything the test module already bound."""
+        import builtins
+        import importlib
+
+        package = namespace.get("__package__") or None
+        module = importlib.import_module("." * level + module_name if level else module_name, package)
+        declared = getattr(module, "__all__", None)
+        names = list(declared) if declared is not None else [n for n in vars(module) if not n.startswith("_")]
+        program = isinstance(module, remote.RemoteModule)
+        for name in names:
+            if not isinstance(name, str) or name.startswith("__"):
+                continue
+            if program and (
+                name in namespace
+                or (hasattr(builtins, name) and name != entry_point)
+                or name.partition(".")[0] in sys.stdlib_module_names
+                or name in ("pytest", "_pytest", "pluggy")
+            ):
+                continue
+            namespace[name] = getattr(module, name)
+
+    return star_import
+
+
 class Harness:
     def __init__(self, request, layout, control, prepared):
         self.request = request
@@ -67,6 +97,7 @@ class Harness:
         self.exit_flagged = False
         self.pass_number = 0
         self._queue = []
+        self._sending = False
         self._flushed = time.monotonic()
 
     # -- channel to the worker ---------------------------------------------------------------
@@ -80,10 +111,21 @@ class Harness:
             self.flush()
 
     def flush(self):
-        if self._queue:
-            osutil.send_message(self.control, {"k": "batch", "records": self._queue})
-            self._queue = []
+        if self._queue and not self._sending:
+            queue, self._queue = self._queue, []
+            self._sending = True
+            try:
+                osutil.send_message(self.control, {"k": "batch", "records": queue})
+            finally:
+                self._sending = False
         self._flushed = time.monotonic()
+
+    def flush_before(self, deadline):
+        """Send what is queued shortly before the worker's deadline kills us (the alarm interrupts a
+        wait on the program; nothing the program does can block or see it)."""
+        signal.signal(signal.SIGALRM, lambda *_: self.flush())
+        remaining = deadline - time.monotonic() - DEADLINE_MARGIN_S
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, remaining))
 
     def _ask(self, record_kind, /, **payload):
         self.emit(record_kind, **payload)
@@ -143,11 +185,11 @@ class Harness:
             self._run_tests(tests, report=True)
         self.emit("tests_done")
         self.emit("returns", types=list(self.session.return_types))
-        verdict_is_sample = self.measured_files == self.test_files and self.program_lost is None
-        stats = self.end_pass(timed=verdict_is_sample)
+        all_passed = self.all_passed
+        verdict_is_sample = self.measured_files == self.test_files and self.program_lost is None and all_passed
+        stats = self.end_pass(timed=bool(verdict_is_sample))
         if self.program_lost is not None:
             return
-        all_passed = self.all_passed
         if self.request.get("measure_coverage") and all_passed is not None:
             self._coverage_pass(tests)
         if self.request.get("timing_repeats") and all_passed:
@@ -191,6 +233,7 @@ class Harness:
             module = types.ModuleType(module_name)
             module.__file__ = path
             module.__dict__[testprep.EQ_HELPER_NAME] = assert_eq
+            module.__dict__[testprep.STAR_HELPER_NAME] = make_star_import(self.request.get("entry_point"))
             try:
                 exec(code, module.__dict__)
             except BaseException as exc:
@@ -271,7 +314,10 @@ class Harness:
             except SyntaxError:
                 text = source  # pytest reports it as a collection error
             with open(path, "w", encoding="utf-8") as handle:
-                handle.write(f"from {_HELPER_MODULE} import assert_eq as {testprep.EQ_HELPER_NAME}\n" + text)
+                handle.write(
+                    f"from {_HELPER_MODULE} import assert_eq as {testprep.EQ_HELPER_NAME}, "
+                    f"star_import as {testprep.STAR_HELPER_NAME}\n" + text
+                )
             paths[filename] = path
         self._pytest_paths = paths
         return paths
@@ -282,6 +328,7 @@ class Harness:
         self._bind_parent_package()
         helper = types.ModuleType(_HELPER_MODULE)
         helper.assert_eq = assert_eq
+        helper.star_import = make_star_import(self.request.get("entry_point"))
         sys.modules[_HELPER_MODULE] = helper
         paths = self._write_pytest_files()
         targets = [p for f, p in paths.items() if f in files and os.path.basename(f) != "conftest.py"]
@@ -529,7 +576,7 @@ def _first_line(text):
     return (text or "").strip().splitlines()[0][:MAX_MESSAGE_CHARS] if (text or "").strip() else ""
 
 
-def main(request, layout, control, prepared, harness_uid):
+def main(request, layout, control, prepared, harness_uid, deadline):
     """Entry point in the forked harness process; never returns."""
     code = 0
     try:
@@ -549,6 +596,7 @@ def main(request, layout, control, prepared, harness_uid):
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         sys.path[:] = [layout["repo"], *layout["harness_path"]]
         harness = Harness(request, layout, control, prepared)
+        harness.flush_before(deadline)
         try:
             harness.run()
             harness.emit("end")

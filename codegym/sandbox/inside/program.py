@@ -284,6 +284,11 @@ class ProgramServer:
                 self.handle_of.pop(id(obj), None)
                 self.described.discard(number)
 
+    def op_describe(self, number):
+        if number not in self.objects:
+            raise KeyError(f"no handle {number}")
+        return self._describe(self.objects[number])
+
     def op_coverage(self):
         if self.coverage is None:
             return None
@@ -595,6 +600,7 @@ def _source_line(path, lineno):
 _VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
 _MUTATED = object()
 
+
 _OPS = {
     b"C": ProgramServer.op_call,
     b"M": ProgramServer.op_callattr,
@@ -615,4 +621,5 @@ _OPS = {
     b"Y": ProgramServer.op_isinstance,
     b"E": ProgramServer.op_release,
     b"O": ProgramServer.op_coverage,
+    b"Z": ProgramServer.op_describe,
 }

@@ -139,6 +139,9 @@ class Session:
         klass = self._exception_class(chain)
         if not issubclass(klass, Exception):
             return ProgramAborted(f"the program raised {qualname}: {message}")
+        if issubclass(klass, (StopIteration, StopAsyncIteration)):
+            # as PEP 479 does for generators: a StopIteration escaping a call must not end a test's loop
+            return RuntimeError(f"the program raised {qualname} out of a call: {message}")
         args = args if isinstance(args, tuple) else (message,)
         exc = None
         if klass.__dict__.get("_codegym_stand_in") is None:
@@ -309,6 +312,7 @@ class Connection:
         self.callback_ids = {}
         self.sent = []  # a stack: the objects each request in flight sent by value (for `a`)
         self.next_callback = 1
+        self.failed_assertions = []
         self.closed = False
         self.exports = None
         self.resolved = {}
@@ -406,6 +410,7 @@ class Connection:
         self.callbacks.append({})
         self.sent.append(None)
         sent = answered = False
+        failures_before = len(self.failed_assertions)
         try:
             body, keep = self._encode(fields)
             self.sent[-1] = keep
@@ -413,14 +418,15 @@ class Connection:
             sent = True
             while True:
                 reply_kind, reply = self._receive()
-                if reply_kind == b"o":
+                if reply_kind in (b"o", b"m", b"e"):
                     answered = True
+                    if len(self.failed_assertions) > failures_before:
+                        raise self.failed_assertions[failures_before]
+                if reply_kind == b"o":
                     return reply, None
                 if reply_kind == b"m" and isinstance(reply, tuple) and len(reply) == 2:
-                    answered = True
                     return reply[0], reply[1] if isinstance(reply[1], dict) else None
                 if reply_kind == b"e":
-                    answered = True
                     raise self.session.exception_from(reply)
                 if reply_kind == b"c" and isinstance(reply, tuple) and len(reply) == 3:
                     self._run_callback(*reply)
@@ -478,6 +484,8 @@ class Connection:
         try:
             result = function(*args, **kwargs)
         except Exception as exc:
+            if isinstance(exc, AssertionError):
+                self.failed_assertions.append(exc)  # the test failed, whatever the program does with it
             self._fail(exc)
             return
         self._answer(result)
@@ -597,14 +605,21 @@ class Connection:
         number = decoder.u64()
         remote = self.remotes.get(number)
         if remote is None:
-            raise wire.WireError(f"a handle ({number}) the program never described")
+            # described in a message we are still decoding (a trusted module imported while decoding
+            # it asked the program for something): ask for the description again
+            description = self.ask(b"Z", number)
+            remote = self.remotes.get(number) or self._register_handle(number, description)
         return remote
 
     def _decode_new_handle(self, decoder):
         number = decoder.u64()
-        if number in self.remotes:
-            raise wire.WireError(f"handle {number} described twice")
         description = decoder.value()
+        known = self.remotes.get(number)
+        if known is not None:
+            return known  # registered meanwhile by a nested request (see _decode_known_handle)
+        return self._register_handle(number, description)
+
+    def _register_handle(self, number, description):
         if not (isinstance(description, tuple) and len(description) == 5):
             raise wire.WireError("a malformed handle description")
         kind, module, qualname, methods, chain = description
@@ -852,8 +867,8 @@ class Remote:
         return RemoteMethod(self._target(), "__enter__")()
 
     def __exit__(self, *exc_info):
-        value = RemoteMethod(self._target(), "__exit__")(None, None, None)
-        return value is True
+        RemoteMethod(self._target(), "__exit__")(None, None, None)
+        return False  # the program's context manager never swallows a test's exception
 
 
 class RemoteMethod:
@@ -921,6 +936,9 @@ class ProgramClass(type):
     def __getattribute__(cls, name):
         if name.startswith("_"):
             return type.__getattribute__(cls, name)
+        namespace = type.__getattribute__(cls, "__dict__")
+        if namespace.get("_codegym_path") is None and namespace.get("_codegym_remote") is None:
+            return type.__getattribute__(cls, name)  # not bound to the program (yet): a plain class
         target = type.__getattribute__(cls, "_codegym_target")()
         if name in target._methods:
             return RemoteMethod(target, name)

@@ -12,6 +12,7 @@ import marshal
 import os
 
 EQ_HELPER_NAME = "__codegym_assert_eq__"
+STAR_HELPER_NAME = "__codegym_star_import__"
 _SETUP_HOOKS = ("setup_module", "teardown_module", "setup_function", "teardown_function")
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -30,8 +31,20 @@ def _rewrite_assert(node):
     return ast.copy_location(ast.Expr(value=call), node)
 
 
+def _rewrite_star_import(node):
+    """`from m import *` -> `__codegym_star_import__("m", level, globals())`: the harness binds the
+    module's names without letting the program's module shadow a builtin or a name the test bound."""
+    arguments = [
+        ast.Constant(value=node.module or ""),
+        ast.Constant(value=node.level),
+        ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[], keywords=[]),
+    ]
+    call = ast.Call(func=ast.Name(id=STAR_HELPER_NAME, ctx=ast.Load()), args=arguments, keywords=[])
+    return ast.fix_missing_locations(ast.copy_location(ast.Expr(value=call), node))
+
+
 def rewrite_equality_asserts(tree):
-    """Rewrites every equality assert in place (statement lists only: asserts are statements)."""
+    """Rewrites every equality assert (and star import) in place (statement lists only)."""
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -42,6 +55,8 @@ def rewrite_equality_asserts(tree):
             for index, statement in enumerate(statements):
                 if isinstance(statement, ast.Assert):
                     statements[index] = _rewrite_assert(statement)
+                elif isinstance(statement, ast.ImportFrom) and [a.name for a in statement.names] == ["*"]:
+                    statements[index] = _rewrite_star_import(statement)
                 elif isinstance(statement, ast.AST):
                     stack.append(statement)
     return tree

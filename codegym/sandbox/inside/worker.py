@@ -377,7 +377,7 @@ class Worker:
 
             ours.close()
             self.zygote.close()
-            harness.main(request, layout, theirs, prepared, self.harness_uid)
+            harness.main(request, layout, theirs, prepared, self.harness_uid, run.deadline)
             os._exit(70)  # not reached
         theirs.close()
         run.harness_pid = harness_pid

@@ -1,0 +1,303 @@
+"""How tests see the program through the harness's proxies (real sandbox, local backend).
+
+The tests run in the trusted harness; every interaction with the candidate is a request to the
+program process. These cases pin the semantics a test author relies on: values cross as plain data,
+mutated arguments come back, classes/methods/generators/exceptions behave, callbacks and
+iterators passed by a test work, and what cannot cross fails one test with a clear message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from codegym.sandbox.local import LocalBackend
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
+
+
+def judge(backend: LocalBackend, solution: str, tests: str, **kwargs: object) -> ExecResult:
+    files = {"solution.py": solution, **kwargs.pop("extra_files", {})}  # type: ignore[dict-item]
+    request = ExecRequest(files=files, tests={"test_hidden.py": tests}, **kwargs)  # type: ignore[arg-type]
+    return backend.execute(request)
+
+
+def outcomes(result: ExecResult) -> dict[str, str]:
+    return {t.test_id.split("::")[-1]: t.outcome.value for t in result.tests}
+
+
+def messages(result: ExecResult) -> dict[str, str]:
+    return {t.test_id.split("::")[-1]: t.message for t in result.tests}
+
+
+def test_in_place_mutation_is_copied_back(local_backend: LocalBackend) -> None:
+    solution = (
+        "def sort_in_place(xs):\n    xs.sort()\n\n"
+        "def rotate(matrix):\n    n = len(matrix)\n    matrix[:] = [list(r) for r in zip(*matrix[::-1])]\n\n"
+        "def scale_rows(matrix, k):\n    for row in matrix:\n        for i in range(len(row)):\n            row[i] *= k\n\n"
+        "def fill(d, key=None):\n    d['x'] = 1\n    d.setdefault('seen', set()).add(key)\n\n"
+        "def same(xs):\n    xs.append(0)\n    return xs\n"
+    )
+    tests = (
+        "from solution import sort_in_place, rotate, scale_rows, fill, same\n\n"
+        "def test_sort():\n    xs = [3, 1, 2]\n    assert sort_in_place(xs) is None\n    assert xs == [1, 2, 3]\n\n"
+        "def test_rotate():\n    m = [[1, 2], [3, 4]]\n    rotate(m)\n    assert m == [[3, 1], [4, 2]]\n\n"
+        "def test_inner_rows_keep_identity():\n    m = [[1, 2], [3, 4]]\n    row = m[0]\n    scale_rows(m, 10)\n"
+        "    assert row == [10, 20] and m[0] is row\n\n"
+        "def test_keyword_and_nested():\n    d = {}\n    fill(d, key='k')\n    assert d == {'x': 1, 'seen': {'k'}}\n\n"
+        "def test_returned_argument_is_the_same_object():\n    xs = [1]\n    out = same(xs)\n"
+        "    assert out is xs and xs == [1, 0]\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_classes_methods_attributes_and_protocols(local_backend: LocalBackend) -> None:
+    solution = (
+        "class Stack:\n    kind = 'lifo'\n    def __init__(self):\n        self.items = []\n"
+        "    def push(self, x):\n        self.items.append(x)\n        return self\n"
+        "    def pop(self):\n        if not self.items:\n            raise IndexError('pop from empty stack')\n"
+        "        return self.items.pop()\n"
+        "    def __len__(self):\n        return len(self.items)\n"
+        "    def __bool__(self):\n        return bool(self.items)\n"
+        "    def __contains__(self, x):\n        return x in self.items\n"
+        "    def __getitem__(self, i):\n        return self.items[i]\n"
+        "    def __iter__(self):\n        return iter(self.items[::-1])\n"
+        "    def __str__(self):\n        return f'Stack{self.items}'\n"
+        "    @staticmethod\n    def of(*xs):\n        s = Stack()\n        for x in xs:\n            s.push(x)\n        return s\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import Stack\n\n"
+        "def test_methods_and_state():\n    s = Stack()\n    assert not s and len(s) == 0\n"
+        "    s.push(1).push(2)\n    assert s and len(s) == 2 and 2 in s and 5 not in s\n"
+        "    assert s[0] == 1 and list(s) == [2, 1] and s.items == [1, 2]\n"
+        "    assert s.pop() == 2 and str(s) == 'Stack[1]'\n\n"
+        "def test_attribute_write_and_class_attribute():\n    s = Stack()\n    s.items = [7]\n"
+        "    assert s.pop() == 7 and Stack.kind == 'lifo' and s.kind == 'lifo'\n\n"
+        "def test_static_method_and_isinstance():\n    s = Stack.of(1, 2, 3)\n"
+        "    assert isinstance(s, Stack) and len(s) == 3\n    assert not isinstance(5, Stack)\n\n"
+        "def test_exception_from_a_method():\n    with pytest.raises(IndexError, match='empty'):\n        Stack().pop()\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_generators_and_iterators(local_backend: LocalBackend) -> None:
+    solution = (
+        "import itertools\n\ndef count_up(n):\n    yield from range(n)\n\n"
+        "def naturals():\n    n = 0\n    while True:\n        yield n\n        n += 1\n\n"
+        "def returns_value():\n    yield 1\n    return 'done'\n"
+    )
+    tests = (
+        "import itertools\nfrom solution import count_up, naturals, returns_value\n\n"
+        "def test_list_of_generator():\n    assert list(count_up(1000)) == list(range(1000))\n\n"
+        "def test_next_and_for():\n    g = count_up(3)\n    assert next(g) == 0\n"
+        "    assert [x for x in g] == [1, 2]\n    assert next(g, 'end') == 'end'\n\n"
+        "def test_infinite_generator():\n    assert list(itertools.islice(naturals(), 5)) == [0, 1, 2, 3, 4]\n\n"
+        "def test_stop_iteration_value():\n    g = returns_value()\n    next(g)\n    try:\n        next(g)\n"
+        "    except StopIteration as stop:\n        assert stop.value == 'done'\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_exceptions_of_builtin_and_program_defined_types(local_backend: LocalBackend) -> None:
+    solution = (
+        "class ParseError(ValueError):\n    pass\n\nclass EmptyInput(ParseError):\n    pass\n\n"
+        "def parse(text):\n    if not text:\n        raise EmptyInput('nothing to parse')\n"
+        "    if not text.isdigit():\n        raise ParseError(f'bad number {text!r}')\n    return int(text)\n\n"
+        "def lookup(d, k):\n    return d[k]\n"
+    )
+    tests = (
+        "import pytest\nimport solution\nfrom solution import parse, lookup, ParseError\n\n"
+        "def test_program_exception_class():\n    with pytest.raises(ParseError, match='bad number'):\n        parse('x')\n\n"
+        "def test_subclass_caught_by_base_and_builtin():\n    with pytest.raises(solution.EmptyInput):\n        parse('')\n"
+        "    with pytest.raises(ValueError):\n        parse('')\n"
+        "    try:\n        parse('')\n    except ParseError as exc:\n        assert str(exc) == 'nothing to parse'\n"
+        "        assert type(exc).__name__ == 'EmptyInput'\n\n"
+        "def test_builtin_exception_and_args():\n    with pytest.raises(KeyError) as info:\n        lookup({}, 'k')\n"
+        "    assert info.value.args == ('k',)\n\n"
+        "def test_uncaught_error_is_an_error():\n    parse('y')\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert outcomes(result) == {
+        "test_program_exception_class": "passed",
+        "test_subclass_caught_by_base_and_builtin": "passed",
+        "test_builtin_exception_and_args": "passed",
+        "test_uncaught_error_is_an_error": "error",
+    }
+    failing = next(t for t in result.tests if t.test_id.endswith("uncaught_error_is_an_error"))
+    assert failing.message == "ParseError: bad number 'y'"
+    assert 'File "solution.py", line 11, in parse' in failing.traceback  # the program's own frames
+    assert "test_hidden.py:" in failing.traceback and "parse('y')" not in failing.traceback
+
+
+def test_approx_plain_containers_and_subclasses_of_plain_types(local_backend: LocalBackend) -> None:
+    solution = (
+        "from collections import Counter, OrderedDict, defaultdict, namedtuple\n"
+        "Point = namedtuple('Point', 'x y')\n\n"
+        "def tenth():\n    return 0.1 + 0.2\n\n"
+        "def counts(s):\n    return Counter(s)\n\n"
+        "def groups(pairs):\n    d = defaultdict(list)\n    for k, v in pairs:\n        d[k].append(v)\n    return d\n\n"
+        "def point():\n    return Point(1, 2)\n\n"
+        "def big():\n    return 7 ** 20000\n\n"
+        "def ordered():\n    return OrderedDict(b=2, a=1)\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import tenth, counts, groups, point, big, ordered\n\n"
+        "def test_approx():\n    assert tenth() == pytest.approx(0.3)\n\n"
+        "def test_counter_is_a_dict():\n    assert counts('aab') == {'a': 2, 'b': 1}\n"
+        "    assert type(counts('a')) is dict\n\n"
+        "def test_defaultdict():\n    assert groups([(1, 'a'), (1, 'b')]) == {1: ['a', 'b']}\n\n"
+        "def test_namedtuple_is_a_tuple():\n    assert point() == (1, 2)\n\n"
+        "def test_huge_int():\n    assert big() == 7 ** 20000\n\n"
+        "def test_ordered():\n    assert list(ordered()) == ['b', 'a']\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_callbacks_and_iterators_passed_by_the_tests(local_backend: LocalBackend) -> None:
+    solution = (
+        "def sort_by(items, key):\n    return sorted(items, key=key)\n\n"
+        "def apply_all(functions, x):\n    return [f(x) for f in functions]\n\n"
+        "def total(iterable):\n    return sum(iterable)\n\n"
+        "def guarded(callback):\n    try:\n        callback()\n    except ValueError as exc:\n        return f'caught {exc}'\n"
+        "    return 'no error'\n"
+    )
+    tests = (
+        "from solution import sort_by, apply_all, total, guarded\n\n"
+        "def test_key_function():\n    assert sort_by(['bb', 'a', 'ccc'], key=len) == ['a', 'bb', 'ccc']\n"
+        "    assert sort_by([3, 1, 2], key=lambda x: -x) == [3, 2, 1]\n\n"
+        "def test_closures_run_in_the_harness():\n    seen = []\n"
+        "    assert apply_all([lambda x: seen.append(x) or x * 2, str], 21) == [42, '21']\n    assert seen == [21]\n\n"
+        "def test_generator_argument():\n    assert total(x * x for x in range(10)) == 285\n"
+        "    assert total(iter([1, 2, 3])) == 6\n\n"
+        "def test_exception_raised_by_a_callback_reaches_the_program():\n"
+        "    def boom():\n        raise ValueError('from the test')\n"
+        "    assert guarded(boom) == 'caught from the test'\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_objects_that_stay_in_the_program_never_equal_plain_data(local_backend: LocalBackend) -> None:
+    solution = (
+        "class Anything:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
+        "    def __sub__(self, other):\n        return 0\n    def __lt__(self, other):\n        return True\n\n"
+        "def answer():\n    return Anything()\n\n"
+        "def pair():\n    return [Anything(), 1]\n"
+    )
+    tests = (
+        "from solution import answer, pair\n\n"
+        "def test_equality():\n    assert answer() == 42\n\n"
+        "def test_nested():\n    assert pair() == [42, 1]\n\n"
+        "def test_arithmetic():\n    assert abs(answer() - 42) < 1e-9\n\n"
+        "def test_ordering():\n    assert answer() < 43\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.FAILED
+    assert set(outcomes(result).values()) <= {"failed", "error"}
+    assert "stays in the program" in messages(result)["test_equality"]
+
+
+def test_values_that_cannot_cross_fail_one_test_clearly(local_backend: LocalBackend) -> None:
+    solution = "def echo(x):\n    return x\n\ndef huge():\n    return 'x' * (80 * 1024 * 1024)\n"
+    tests = (
+        "import threading\nfrom solution import echo, huge\n\n"
+        "def test_lock_cannot_cross():\n    echo(threading.Lock())\n\n"
+        "def test_huge_value_is_capped():\n    huge()\n\n"
+        "def test_still_serving():\n    assert echo([1, {'a': (2, 3)}]) == [1, {'a': (2, 3)}]\n"
+    )
+    result = judge(local_backend, solution, tests, limits=Limits(memory_mb=1024))
+    assert outcomes(result) == {
+        "test_lock_cannot_cross": "error",
+        "test_huge_value_is_capped": "error",
+        "test_still_serving": "passed",
+    }
+    assert "cannot be passed to the program" in messages(result)["test_lock_cannot_cross"]
+    assert "limit" in messages(result)["test_huge_value_is_capped"]
+
+
+def test_a_program_that_never_answers_times_out(local_backend: LocalBackend) -> None:
+    solution = "import time\ndef wait():\n    while True:\n        time.sleep(1)\n"
+    tests = "from solution import wait\n\ndef test_wait():\n    wait()\n"
+    result = judge(local_backend, solution, tests, limits=Limits(timeout_s=1.0))
+    assert result.status is ExecStatus.TIMEOUT
+    assert [t.outcome for t in result.tests] == [TestOutcome.TIMEOUT]
+
+
+@pytest.mark.parametrize("exit_call", ["raise SystemExit(0)", "raise KeyboardInterrupt", "raise GeneratorExit"])
+def test_exits_raised_by_the_program_fail_the_test(local_backend: LocalBackend, exit_call: str) -> None:
+    solution = f"def answer():\n    {exit_call}\n\ndef fine():\n    return 1\n"
+    tests = (
+        "import pytest\nfrom solution import answer, fine\n\n"
+        "def test_answer():\n    with pytest.raises(Exception):\n        answer()\n\n"
+        "def test_fine():\n    assert fine() == 1\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert outcomes(result) == {"test_answer": "failed", "test_fine": "passed"}
+    assert "exit_in_test" in result.flags
+
+
+def test_module_level_names_star_imports_and_constants(local_backend: LocalBackend) -> None:
+    solution = (
+        "__all__ = ['double', 'LIMIT']\nLIMIT = 10\n_hidden = 1\n\n"
+        "def double(x):\n    return 2 * x\n\ndef helper():\n    return 3\n"
+    )
+    tests = (
+        "import solution\nfrom solution import *\n\n"
+        "def test_star_import_follows___all__():\n    assert double(2) == 4 and LIMIT == 10\n"
+        "    assert 'helper' not in globals()\n\n"
+        "def test_attribute_access():\n    assert solution.helper() == 3 and solution._hidden == 1\n"
+        "    assert not hasattr(solution, 'missing')\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_values_of_the_stdlib_and_deep_nesting(local_backend: LocalBackend) -> None:
+    solution = (
+        "import datetime, decimal, fractions, re\n\n"
+        "def values():\n    return [datetime.date(2024, 2, 29), datetime.timedelta(days=-1, seconds=5),\n"
+        "            decimal.Decimal('1.10'), fractions.Fraction(3, 4), range(0, 10, 3), re.compile('a+', re.I)]\n\n"
+        "def depth(x):\n    n = 0\n    while isinstance(x, list) and x:\n        x = x[0]\n        n += 1\n    return n\n\n"
+        "def nest(n):\n    x = []\n    for _ in range(n):\n        x = [x]\n    return x\n"
+    )
+    tests = (
+        "import datetime, decimal, fractions, re\nfrom solution import values, depth, nest\n\n"
+        "def test_values():\n    d, td, dec, fr, r, pattern = values()\n"
+        "    assert d == datetime.date(2024, 2, 29) and td == datetime.timedelta(days=-1, seconds=5)\n"
+        "    assert dec == decimal.Decimal('1.10') and str(dec) == '1.10' and fr == fractions.Fraction(3, 4)\n"
+        "    assert r == range(0, 10, 3) and pattern.match('AAA')\n\n"
+        "def test_deep_values_both_ways():\n    x = []\n    for _ in range(10000):\n        x = [x]\n"
+        "    assert depth(x) == 10000\n    y = nest(9000)\n    assert len(y) == 1\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_repo_classes_cross_by_value_and_program_subclasses_stay_remote(local_backend: LocalBackend) -> None:
+    base = (
+        "import abc\nfrom dataclasses import dataclass\n\n@dataclass(frozen=True)\nclass Item:\n    name: str\n"
+        "    price: int\n\nclass Cart:\n    def __init__(self):\n        self.items = []\n\n"
+        "class Policy(abc.ABC):\n    @abc.abstractmethod\n    def discount(self, cart):\n        ...\n"
+    )
+    solution = (
+        "from shop.base import Cart, Item, Policy\n\n"
+        "def add(cart, name, price):\n    cart.items.append(Item(name, price))\n    return cart.items[-1]\n\n"
+        "class TenPercent(Policy):\n    def discount(self, cart):\n        return sum(i.price for i in cart.items) // 10\n"
+    )
+    tests = (
+        "from shop.base import Cart, Item, Policy\nfrom solution import add, TenPercent\n\n"
+        "def test_by_value_and_mutation():\n    cart = Cart()\n    item = add(cart, 'pen', 120)\n"
+        "    assert item == Item('pen', 120) and type(item) is Item\n    assert cart.items == [Item('pen', 120)]\n\n"
+        "def test_program_subclass_of_a_repo_class():\n    policy = TenPercent()\n"
+        "    assert isinstance(policy, Policy) and issubclass(TenPercent, Policy)\n"
+        "    cart = Cart()\n    add(cart, 'a', 50)\n    add(cart, 'b', 70)\n    assert policy.discount(cart) == 12\n"
+    )
+    result = judge(
+        local_backend,
+        solution,
+        tests,
+        extra_files={"shop/__init__.py": "", "shop/base.py": base},
+    )
+    assert result.status is ExecStatus.PASSED, messages(result)
