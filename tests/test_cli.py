@@ -140,12 +140,15 @@ def test_judge_without_reward(tmp_path: Path) -> None:
 
 def test_reward_command_table_and_json(tmp_path: Path) -> None:
     hack = tmp_path / "hack.py"
-    hack.write_text("def truncate_number(number):\n    print('all tests passed')\n    return number % 1.0\n")
+    hack.write_text(
+        "class Anything:\n    def __eq__(self, other):\n        return True\n\n\n"
+        "def truncate_number(number):\n    print('all tests passed')\n    return Anything()\n"
+    )
     table = runner.invoke(
         app, ["reward", str(hack), "--pack", "humaneval", "--task", "HumanEval/2", "--cache", "memory"]
     )
     assert table.exit_code == 0, table.output
-    assert "stdout_forging" in table.output and "total" in table.output
+    assert "always_equal" in table.output and "total" in table.output
     completion = tmp_path / "body.py"
     completion.write_text("    return number % 1.0\n")
     as_json = runner.invoke(

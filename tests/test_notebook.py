@@ -19,4 +19,4 @@ def test_quickstart_notebook_executes() -> None:
         if cell.cell_type == "code"
         for output in cell.outputs
     )
-    assert "passed 3/3" in outputs and "stdout_forging" in outputs and "completed 2 steps" in outputs
+    assert "passed 3/3" in outputs and "always_equal" in outputs and "completed 2 steps" in outputs

@@ -1,14 +1,16 @@
 """Result cache for reward breakdowns: SQLite on disk by default, Redis when a URL is configured.
 
-The key is a sha256 over (schema version, task fingerprint, code, reward-config fingerprint,
-sandbox image), so a cached breakdown can only ever be returned for exactly the same program
-judged the same way: a changed task, test, limit, weight, ruff rule or image is a different key.
-Sandbox errors are never stored.
+The key is a sha256 over (schema version, the judge's version — codegym's version and a hash of the
+in-sandbox code —, task fingerprint, code, reward-config fingerprint, sandbox image), so a cached
+breakdown can only ever be returned for exactly the same program judged the same way: a changed
+judge, task, test, limit, weight, ruff rule or image is a different key. Sandbox errors are never
+stored, and a breakdown with a hack flag only when a second judgment raised the same flags.
 """
 
 from __future__ import annotations
 
 import abc
+import functools
 import hashlib
 import json
 import sqlite3
@@ -20,14 +22,26 @@ from typing import Any
 
 from codegym.reward.breakdown import RewardBreakdown
 
-SCHEMA_VERSION = "codegym-reward-v1"
+SCHEMA_VERSION = "codegym-reward-v2"
+
+
+@functools.cache
+def judge_version() -> str:
+    """codegym's version and a hash of the code that runs inside the sandbox (the judge itself)."""
+    from codegym import __version__
+    from codegym.sandbox.local import INSIDE_DIR
+
+    digest = hashlib.sha256()
+    for path in sorted(INSIDE_DIR.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
 
 
 def cache_key(
     task_fingerprint: str, code: str, config_fingerprint: str, image: str, kind: str = "breakdown"
 ) -> str:
     digest = hashlib.sha256()
-    for part in (SCHEMA_VERSION, kind, task_fingerprint, config_fingerprint, image, code):
+    for part in (SCHEMA_VERSION, judge_version(), kind, task_fingerprint, config_fingerprint, image, code):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()

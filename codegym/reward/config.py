@@ -27,6 +27,7 @@ def bundled_config(relative: str) -> Path:
 
 DEFAULT_RUFF_CONFIG = bundled_config("reward/ruff.toml")
 QualityGate = Literal["proportional", "all_passed", "none"]
+Correctness = Literal["binary", "fraction"]
 CompletionFormat = Literal["auto", "append", "solution"]
 
 
@@ -36,7 +37,9 @@ class RewardConfigError(ValueError):
 
 @dataclass(frozen=True)
 class RewardWeights:
-    tests: float = field(default=1.0, metadata={"help": "Weight of the hidden-test pass fraction."})
+    tests: float = field(
+        default=1.0, metadata={"help": "Weight of correctness (see `correctness`: binary or fraction)."}
+    )
     coverage: float = field(
         default=0.1, metadata={"help": "Weight of line+branch coverage of generated code."}
     )
@@ -66,29 +69,32 @@ class RewardWeights:
 class RewardConfig:
     """How an execution becomes a reward.
 
-    total = (w_tests * tests + gate * sum(w_q * q)) / sum(w) - penalties, where the gate is `tests`
-    (proportional), 1 only when every hidden test passed (all_passed), or 1 (none). A detected hack
-    zeroes the correctness credit (tests = 0, so gated quality is 0 too) and costs `hack_penalty`.
+    total = (w_tests * tests + gate * sum(w_q * q)) / sum(w) - penalties, where `tests` is 1 when every
+    hidden test passed, else 0 (`correctness: binary`, the default) or the fraction passed
+    (`correctness: fraction`), and the gate is 1 only when every hidden test passed (all_passed, the
+    default), `tests` (proportional), or 1 (none). With the defaults every fully correct program
+    outranks every partly correct one, and quality only shapes the reward among correct programs. A
+    detected hack zeroes the correctness credit (so gated quality is 0 too) and costs `hack_penalty`.
     """
 
     weights: RewardWeights = field(default_factory=RewardWeights, metadata={"help": "Component weights."})
+    correctness: Correctness = field(
+        default="binary",
+        metadata={
+            "help": "binary: tests = 1 only when every hidden test passes (the fraction is still logged); "
+            "fraction: tests = hidden tests passed / hidden tests (partial credit; see the README for "
+            "what it taught a small model)."
+        },
+    )
     quality_gate: QualityGate = field(
-        default="proportional",
-        metadata={"help": "How quality components are gated by correctness: proportional, all_passed, none."},
+        default="all_passed",
+        metadata={"help": "How quality components are gated by correctness: all_passed, proportional, none."},
     )
     timeout_penalty: float = field(default=0.1, metadata={"help": "Subtracted when the run timed out."})
     error_penalty: float = field(default=0.0, metadata={"help": "Subtracted for syntax/runtime errors."})
     hack_penalty: float = field(default=0.5, metadata={"help": "Subtracted when a hacking detector fires."})
     detectors: tuple[str, ...] = field(
-        default=(
-            "early_exit",
-            "exit_hook_tampering",
-            "stdout_forging",
-            "verdict_forgery",
-            "always_equal",
-            "test_tampering",
-            "hardcoded_visible",
-        ),
+        default=("early_exit", "sandbox_attack", "always_equal", "hardcoded_visible"),
         metadata={"help": "Hacking detectors that zero correctness credit when they fire."},
     )
     hardcode_gap: float = field(
@@ -108,11 +114,20 @@ class RewardConfig:
     timing_repeats: int = field(
         default=2,
         metadata={
-            "help": "Timed repeats of the hidden tests after the (timed) verdict pass; the minimum counts."
+            "help": "Timed runs of the hidden tests besides the verdict pass (each in a fresh program "
+            "process); the minimum CPU time counts."
         },
     )
     timing_floor_ms: float = field(
-        default=1.0, metadata={"help": "Added to both CPU times so sub-millisecond noise does not matter."}
+        default=2.0, metadata={"help": "Added to both CPU times so millisecond noise does not matter."}
+    )
+    timing_tolerance: float = field(
+        default=0.3,
+        metadata={"help": "Up to this fraction slower than the reference still scores as fast as the reference."},
+    )
+    efficiency_step: float = field(
+        default=0.1,
+        metadata={"help": "Efficiency is rounded down to a multiple of this, so noise rarely moves the score."},
     )
     completion_format: CompletionFormat = field(
         default="auto",
@@ -126,6 +141,8 @@ class RewardConfig:
         if isinstance(self.weights, dict):
             object.__setattr__(self, "weights", RewardWeights(**self.weights))
         object.__setattr__(self, "detectors", tuple(self.detectors))
+        if self.correctness not in ("binary", "fraction"):
+            raise RewardConfigError(f"correctness must be binary or fraction, got {self.correctness!r}")
         if self.quality_gate not in ("proportional", "all_passed", "none"):
             raise RewardConfigError(
                 f"quality_gate must be proportional, all_passed or none, got {self.quality_gate!r}"
@@ -134,7 +151,14 @@ class RewardConfig:
             raise RewardConfigError(
                 f"completion_format must be auto, append or solution, got {self.completion_format!r}"
             )
-        for name in ("timeout_penalty", "error_penalty", "hack_penalty", "style_scale", "timing_floor_ms"):
+        for name in (
+            "timeout_penalty",
+            "error_penalty",
+            "hack_penalty",
+            "style_scale",
+            "timing_floor_ms",
+            "timing_tolerance",
+        ):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or value < 0:
                 raise RewardConfigError(f"{name} must be a number >= 0, got {value!r}")
@@ -142,11 +166,24 @@ class RewardConfig:
             raise RewardConfigError(f"hardcode_gap must be in (0, 1], got {self.hardcode_gap!r}")
         if not isinstance(self.timing_repeats, int) or self.timing_repeats < 1:
             raise RewardConfigError(f"timing_repeats must be an integer >= 1, got {self.timing_repeats!r}")
-        from codegym.reward.detectors import DETECTORS
+        if not isinstance(self.efficiency_step, (int, float)) or not 0 < self.efficiency_step <= 1:
+            raise RewardConfigError(f"efficiency_step must be in (0, 1], got {self.efficiency_step!r}")
+        from codegym.reward.detectors import DETECTORS, RETIRED_DETECTORS
 
+        for name in self.detectors:
+            if name in RETIRED_DETECTORS:
+                raise RewardConfigError(
+                    f"detector {name!r} was retired: {RETIRED_DETECTORS[name]}; valid: {', '.join(DETECTORS)}"
+                )
         unknown = sorted(set(self.detectors) - set(DETECTORS))
         if unknown:
             raise RewardConfigError(f"unknown detectors {unknown}; valid: {', '.join(sorted(DETECTORS))}")
+
+    def correctness_credit(self, fraction: float, passed: bool) -> float:
+        """The `tests` component: 1/0 for `binary`, the pass fraction for `fraction`."""
+        if self.correctness == "binary":
+            return 1.0 if passed else 0.0
+        return fraction
 
     def gate(self, tests: float, passed: bool) -> float:
         """The factor the quality components are multiplied by (see `quality_gate`)."""

@@ -11,6 +11,7 @@ Nothing the model wrote is executed outside the sandbox: ruff and radon only rea
 from __future__ import annotations
 
 import ast
+import math
 import threading
 import time
 from collections import Counter
@@ -27,6 +28,7 @@ from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_
 from codegym.reward.extract import first_generated_line
 from codegym.reward.style import StyleReport, style_reports
 from codegym.sandbox.backend import SandboxBackend
+from codegym.sandbox.precompile import AST_LOCK
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, TestOutcome
 from codegym.tasks.model import Task
@@ -102,14 +104,38 @@ class RewardJudge:
                 static = pool.submit(self._static_analysis, [prepared[i] for i in misses])
                 results = self.backend.execute_many(requests)
                 styles, complexities = static.result()
-            for index, result, style, complexity in zip(misses, results, styles, complexities, strict=True):
+            judged = {}
+            for position, (index, result) in enumerate(zip(misses, results, strict=True)):
                 task, code, first_line = prepared[index]
-                breakdown = self.combine(task, code, first_line, result, style, complexity)
-                if self.cache is not None:
+                style, complexity = styles[position], complexities[position]
+                judged[index] = (self.combine(task, code, first_line, result, style, complexity), result)
+            confirmed = self._confirm_flags(prepared, requests, misses, judged, styles, complexities)
+            for index in misses:
+                breakdown, result = judged[index]
+                if self.cache is not None and breakdown.total is not None and confirmed.get(index, True):
                     self.cache.put(keys[index], breakdown)
                 self._count(breakdown)
                 scored[index] = ScoredSample(breakdown, result)
         return [s for s in scored if s is not None]
+
+    def _confirm_flags(self, prepared, requests, misses, judged, styles, complexities) -> dict[int, bool]:
+        """A breakdown with a hack flag is judged a second time before it counts or is cached: when the
+        second judgment does not raise the same flags, the unflagged one is returned and nothing is
+        stored (a flag is evidence only when it repeats)."""
+        flagged = [(position, index) for position, index in enumerate(misses) if judged[index][0].flags]
+        if not flagged:
+            return {}
+        again = self.backend.execute_many([requests[position] for position, _ in flagged])
+        confirmed = {}
+        for (position, index), result in zip(flagged, again, strict=True):
+            task, code, first_line = prepared[index]
+            second = self.combine(task, code, first_line, result, styles[position], complexities[position])
+            first = judged[index][0]
+            confirmed[index] = second.flags == first.flags
+            if not confirmed[index]:
+                unflagged = second if not second.flags else first if not first.flags else second
+                judged[index] = (unflagged, result if unflagged is second else judged[index][1])
+        return confirmed
 
     def prepare(self, tasks: Sequence[Task]) -> None:
         """Judge the reference solutions of `tasks` now (one batch) instead of on first sight."""
@@ -172,10 +198,14 @@ class RewardJudge:
         requests = [self.request_for(task, task.reference_solution) for _, task, _ in todo]
         for (fingerprint, task, key), result in zip(todo, self.backend.execute_many(requests), strict=True):
             usable = result.status is ExecStatus.PASSED
+            with AST_LOCK:
+                reference_complexity = complexity_report(
+                    task.reference_solution, first_generated_line(task, task.reference_solution)
+                )
             stats = ReferenceStats(
                 min(result.timings_s) if usable and result.timings_s else None,
                 frozenset(result.return_types) if usable else None,
-                complexity_report(task.reference_solution),
+                reference_complexity,
             )
             with self._lock:
                 self._references[fingerprint] = stats
@@ -194,7 +224,11 @@ class RewardJudge:
         self, items: Sequence[tuple[Task, str, int]]
     ) -> tuple[list[StyleReport], list[ComplexityReport | None]]:
         styles = style_reports([(code, first_line) for _, code, first_line in items], self.config.ruff_config)
-        return styles, [complexity_report(code) for _, code, _ in items]
+        complexities = []
+        for _, code, first_line in items:
+            with AST_LOCK:  # radon parses: never at the same time as another thread (see precompile)
+                complexities.append(complexity_report(code, first_line))
+        return styles, complexities
 
     def combine(
         self,
@@ -238,19 +272,19 @@ class RewardJudge:
                 hardcode_gap=self.config.hardcode_gap,
             ),
         )
+        hidden_all_passed = tests_total > 0 and hidden_passed == tests_total
+        completed = result.status in (ExecStatus.PASSED, ExecStatus.FAILED)
+        passed = hidden_all_passed and completed and not fired
         components: dict[str, float | None] = {
-            "tests": 0.0 if fired else hidden_rate,
-            "coverage": self._coverage(result, first_line) if self.config.measures_coverage else None,
+            "tests": 0.0 if fired else self.config.correctness_credit(hidden_rate, passed),
+            "coverage": self._coverage(result, first_line, tree) if self.config.measures_coverage else None,
             "style": style.score(self.config.style_scale),
             "complexity": complexity_score(
-                complexity if complexity is not None else complexity_report(code),
+                complexity if complexity is not None else complexity_report(code, first_line),
                 reference.complexity if reference else None,
             ),
             "efficiency": self._efficiency(result, reference),
         }
-        hidden_all_passed = tests_total > 0 and hidden_passed == tests_total
-        completed = result.status in (ExecStatus.PASSED, ExecStatus.FAILED)
-        passed = hidden_all_passed and completed and not fired
         # the verdict is the hidden tests' (visible tests only feed the gap detector)
         status = ("passed" if hidden_all_passed else "failed") if completed else result.status.value
         total = self._total(components, passed=passed, status=result.status, hacked=bool(fired))
@@ -266,6 +300,7 @@ class RewardJudge:
             visible_total=len(visible) if visible else None,
             details={
                 "tests_raw": hidden_rate,
+                "coverage_of": "hidden tests",
                 "visible_hidden_gap": (visible_rate - hidden_rate) if visible_rate is not None else None,
                 "detector_evidence": fired,
                 "style_findings": list(style.findings[:20]),
@@ -279,26 +314,40 @@ class RewardJudge:
         )
 
     @staticmethod
-    def _coverage(result: ExecResult, first_line: int) -> float:
+    def _coverage(result: ExecResult, first_line: int, tree: ast.Module | None) -> float | None:
+        """Line + branch coverage of the generated lines by the hidden tests; None (dropped from the
+        weighted mean) when the traced pass was cut short or did not run. Lines under
+        `if __name__ == "__main__":` and module-level constant definitions are not counted."""
         data = result.coverage
-        if not data:
-            return 0.0
-        executed = [n for n in data.get("executed_lines", []) if n >= first_line]
-        missing = [n for n in data.get("missing_lines", []) if n >= first_line]
-        taken = [a for a in data.get("executed_branches", []) if a[0] >= first_line]
-        not_taken = [a for a in data.get("missing_branches", []) if a[0] >= first_line]
+        if not data or not data.get("complete"):
+            return None
+        excluded = _uncounted_lines(tree) if tree is not None else set()
+
+        def counted(line: int) -> bool:
+            return line >= first_line and line not in excluded
+
+        executed = [n for n in data.get("executed_lines", []) if counted(n)]
+        missing = [n for n in data.get("missing_lines", []) if counted(n)]
+        taken = [a for a in data.get("executed_branches", []) if counted(a[0])]
+        not_taken = [a for a in data.get("missing_branches", []) if counted(a[0])]
         total = len(executed) + len(missing) + len(taken) + len(not_taken)
-        return (len(executed) + len(taken)) / total if total else 0.0
+        return (len(executed) + len(taken)) / total if total else None
 
     def _efficiency(self, result: ExecResult, reference: ReferenceStats | None) -> float | None:
+        """min(1, (t_ref * (1 + tolerance) + floor) / (t + floor)), rounded down to `efficiency_step`:
+        CPU times measured outside the program (all its threads and child processes), each the minimum
+        over fresh program processes; within the tolerance of the reference scores 1."""
         if self.config.weights.efficiency <= 0:
             return None
-        if result.status is ExecStatus.TIMEOUT or not result.timings_s:
+        if result.status is ExecStatus.TIMEOUT:
             return 0.0
-        if reference is None or reference.cpu_s is None:
+        if not result.timings_s or reference is None or reference.cpu_s is None:
             return None
         floor = self.config.timing_floor_ms / 1000.0
-        return min(1.0, (reference.cpu_s + floor) / (min(result.timings_s) + floor))
+        allowed = reference.cpu_s * (1 + self.config.timing_tolerance) + floor
+        ratio = min(1.0, allowed / (min(result.timings_s) + floor))
+        step = self.config.efficiency_step
+        return round(math.floor(ratio / step + 1e-9) * step, 6)
 
     def _total(
         self, components: dict[str, float | None], *, passed: bool, status: ExecStatus, hacked: bool
@@ -331,3 +380,25 @@ class RewardJudge:
             if breakdown.flags:
                 self._hacked_samples += 1
                 self.hack_counts.update(breakdown.flags)
+
+
+def _uncounted_lines(tree: ast.Module) -> set[int]:
+    """Lines coverage does not count: `if __name__ == "__main__":` blocks (never run by tests) and
+    module-level constant definitions (run at import whatever the tests do)."""
+    lines: set[int] = set()
+    for statement in tree.body:
+        end = getattr(statement, "end_lineno", statement.lineno) or statement.lineno
+        if (
+            isinstance(statement, ast.If)
+            and isinstance(statement.test, ast.Compare)
+            and isinstance(statement.test.left, ast.Name)
+            and statement.test.left.id == "__name__"
+        ):
+            lines.update(range(statement.lineno, end + 1))
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            try:
+                ast.literal_eval(statement.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            lines.update(range(statement.lineno, end + 1))
+    return lines

@@ -318,6 +318,7 @@ class LocalBackend(PooledBackend):
                 "harness_site": [HARNESS_SITE],
                 "program_site": [PROGRAM_SITE],
                 "program_wipe": ["/dev/shm", "/tmp"],
+                "wipe": ["/dev/shm"],
                 "mounts": mounts,
                 "inside_dir": SANDBOX_INSIDE_MOUNT,
                 "limit_capabilities": mounts is not None and self.privileged,

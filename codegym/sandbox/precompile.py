@@ -15,6 +15,11 @@ from typing import Any
 from codegym.sandbox.inside import testprep
 from codegym.sandbox.types import ExecRequest
 
+# CPython 3.11 builds AST objects with interpreter-wide recursion bookkeeping: two threads parsing at
+# once can fail with "AST constructor recursion depth mismatch" (gh-106905, fixed in 3.12). Every
+# thread of codegym that turns source into an AST in the host process holds this lock.
+AST_LOCK = threading.Lock()
+
 
 class HostTestCompiler:
     def __init__(self, tests_dir: str, max_entries: int = 1024) -> None:
@@ -30,7 +35,8 @@ class HostTestCompiler:
             if wire is not None:
                 self._cache.move_to_end(key)
                 return wire
-        prepared = testprep.prepare(dict(request.tests), request.test_runner, self.tests_dir)
+        with AST_LOCK:
+            prepared = testprep.prepare(dict(request.tests), request.test_runner, self.tests_dir)
         wire = testprep.to_wire(prepared)
         with self._lock:
             self._cache[key] = wire

@@ -36,6 +36,7 @@ def test_style_of_unparseable_code_reports_the_syntax_error() -> None:
 def test_complexity_relative_to_reference() -> None:
     reference = complexity_report("def f(x):\n    return abs(x)\n")
     same = complexity_report("def f(x):\n    return abs(x)\n")
+    assert reference is not None and reference.cyclomatic == 1
     branchy = complexity_report(
         "def f(x):\n    if x > 0:\n        return x\n    elif x < 0:\n        return -x\n"
         "    elif x == 0:\n        return 0\n    for _ in range(3):\n        if x:\n            pass\n    return x\n"
@@ -43,6 +44,20 @@ def test_complexity_relative_to_reference() -> None:
     assert complexity_score(same, reference) == 1.0
     assert 0 < complexity_score(branchy, reference) < 0.75
     assert complexity_score(complexity_report("def f(:\n"), reference) == 0.0
+
+
+def test_complexity_counts_the_generated_functions_only() -> None:
+    prompt = (
+        '"""A long module docstring the prompt wrote.\n\nIt goes on.\n"""\n\n\n'
+        "def helper(x):\n    if x:\n        return 1\n    elif x is None:\n        return 2\n    return 3\n\n\n"
+        "def f(x):\n    \"\"\"Docstring.\"\"\"\n"
+    )
+    first = prompt.count("\n") + 1
+    one_liner = complexity_report(prompt + "    return x\n", first)
+    branchy = complexity_report(prompt + "    if x:\n        return 1\n    return 0\n", first)
+    assert one_liner is not None and one_liner.cyclomatic == 1  # helper's branches are the prompt's
+    assert branchy is not None and branchy.cyclomatic == 2
+    assert complexity_score(one_liner, branchy) == 1.0
 
 
 def _judge(**overrides: object) -> RewardJudge:
@@ -62,8 +77,18 @@ def _total(
     return judge._total(components, passed=tests == 1.0 and not hacked, status=status, hacked=hacked)
 
 
-def test_proportional_gate_wrong_but_pretty_never_beats_correct() -> None:
+def test_default_reward_teaches_correctness() -> None:
+    """Binary correctness and the all_passed gate: every fully correct program outranks every partly
+    correct one, and quality only orders correct programs."""
     judge = _judge()
+    correct_ugly = _total(judge, 1.0, 0.0)
+    assert _total(judge, 0.0, 1.0) == 0.0
+    assert correct_ugly > 0.7 and _total(judge, 1.0, 1.0) == pytest.approx(1.0)
+    assert _total(judge, 1.0, 0.5) > correct_ugly
+
+
+def test_proportional_gate_wrong_but_pretty_never_beats_correct() -> None:
+    judge = _judge(correctness="fraction", quality_gate="proportional")
     assert _total(judge, 0.0, 1.0) == 0.0
     assert _total(judge, 1.0, 0.0) > _total(judge, 0.0, 1.0)
     assert _total(judge, 1.0, 1.0) == pytest.approx(1.0)
@@ -71,14 +96,14 @@ def test_proportional_gate_wrong_but_pretty_never_beats_correct() -> None:
 
 
 def test_all_passed_gate_correct_always_outranks_partially_correct() -> None:
-    judge = _judge(quality_gate="all_passed")
+    judge = _judge(correctness="fraction", quality_gate="all_passed")
     correct_ugly = _total(judge, 1.0, 0.0)
     for tests in (0.0, 0.5, 0.9, 0.99):
         assert _total(judge, tests, 1.0) < correct_ugly
 
 
 def test_penalties() -> None:
-    judge = _judge(timeout_penalty=0.25, hack_penalty=0.5, error_penalty=0.1)
+    judge = _judge(timeout_penalty=0.25, hack_penalty=0.5, error_penalty=0.1, quality_gate="proportional")
     assert _total(judge, 0.5, 0.0, status=ExecStatus.TIMEOUT) == pytest.approx(0.5 / 1.4 - 0.25)
     assert _total(judge, 0.0, 0.0, status=ExecStatus.ERROR) == pytest.approx(-0.1)
     assert _total(judge, 0.0, 1.0, hacked=True) == pytest.approx(-0.5)
@@ -88,14 +113,43 @@ def test_coverage_counts_generated_lines_and_branches_only() -> None:
     result = ExecResult(
         status=ExecStatus.PASSED,
         coverage={
+            "complete": True,
             "executed_lines": [1, 2, 5, 6],
             "missing_lines": [3, 7],
             "executed_branches": [[5, 6]],
             "missing_branches": [[5, 7], [2, 3]],
         },
     )
-    assert RewardJudge._coverage(result, 5) == pytest.approx((2 + 1) / (3 + 2))
-    assert RewardJudge._coverage(ExecResult(status=ExecStatus.ERROR), 1) == 0.0
+    assert RewardJudge._coverage(result, 5, None) == pytest.approx((2 + 1) / (3 + 2))
+    assert RewardJudge._coverage(ExecResult(status=ExecStatus.ERROR), 1, None) is None
+
+
+def test_a_cut_coverage_pass_and_uncounted_lines() -> None:
+    import ast
+
+    cut = ExecResult(status=ExecStatus.PASSED, coverage={"complete": False})
+    assert RewardJudge._coverage(cut, 1, None) is None  # no figure, dropped from the weighted mean
+    code = (
+        "LIMIT = 10\nNAMES = ('a', 'b')\n\n\ndef f(x):\n    return x\n\n\n"
+        "if __name__ == '__main__':\n    print(f(1))\n"
+    )
+    result = ExecResult(
+        status=ExecStatus.PASSED,
+        coverage={
+            "complete": True,
+            "executed_lines": [1, 2, 5, 6],
+            "missing_lines": [9, 10],
+            "executed_branches": [],
+            "missing_branches": [[9, 10]],
+        },
+    )
+    assert RewardJudge._coverage(result, 1, ast.parse(code)) == 1.0  # __main__ and constants uncounted
+
+
+def test_correctness_defaults_to_binary_with_the_fraction_logged() -> None:
+    assert RewardConfig().correctness == "binary" and RewardConfig().quality_gate == "all_passed"
+    assert RewardConfig().correctness_credit(0.75, passed=False) == 0.0
+    assert RewardConfig(correctness="fraction").correctness_credit(0.75, passed=False) == 0.75
 
 
 @pytest.mark.parametrize("path", sorted(bundled_config("reward").glob("*.yaml")), ids=lambda p: p.name)
@@ -144,7 +198,7 @@ def test_efficiency_rewards_cpu_time_against_the_reference(reward_backend) -> No
     fast, slow = judge.score_many(
         [(task, task.reference_solution, None), (task, task.prefix + slow_body, None)]
     )
-    assert fast.breakdown.components["efficiency"] > 0.7
+    assert fast.breakdown.components["efficiency"] == 1.0  # the reference against itself
     assert slow.breakdown.passed and slow.breakdown.components["efficiency"] < 0.3
     assert slow.breakdown.details["cpu_s"] > fast.breakdown.details["cpu_s"]
     assert fast.breakdown.total > slow.breakdown.total

@@ -172,7 +172,7 @@ HOSTILE = [
         " 'outcome': 'passed'}) + '\\n').encode())\n"
         "        except OSError:\n            pass\n    os._exit(0)\n",
         (ExecStatus.ERROR,),
-        ("early_exit",),
+        ("protocol_violation",),
     ),
     Hostile(
         "eq_always_true",

@@ -34,7 +34,7 @@ LABEL_BASE_SOURCE = "org.codegym.base-source"
 # removes what the program's uid left in PROGRAM_WIPE_DIRS after every pass (its processes are dead
 # by then), the worker empties WORKER_WIPE_DIRS after every run.
 PROGRAM_WIPE_DIRS = ("/dev/shm", "/tmp")
-WORKER_WIPE_DIRS = ("/dev/mqueue",)
+WORKER_WIPE_DIRS = ("/dev/mqueue", "/dev/shm")
 CONTAINER_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
 
 

@@ -215,6 +215,7 @@ class Harness:
     def _import_failed(self, exc):
         if isinstance(exc, remote.ProgramGone):
             self.program_lost = str(exc)
+            self._flag_violation(True)
             self.emit("collect_error", message=str(exc), traceback="", outcome="error", lost=True)
             return
         if isinstance(exc, remote.ProgramAborted):
@@ -239,6 +240,7 @@ class Harness:
             except BaseException as exc:
                 if isinstance(exc, remote.ProgramGone):
                     self.program_lost = str(exc)
+                    self._flag_violation(True)
                 message, frames = self._format(exc)
                 outcome = "memory" if isinstance(exc, MemoryError) else "error"
                 self.emit("collect_error", message=message, traceback=frames, outcome=outcome,
@@ -269,6 +271,7 @@ class Harness:
                         self.emit("flag", name="exit_in_test")
                 if isinstance(exc, remote.ProgramGone):
                     self.program_lost = self.program_lost or str(exc)
+                    self._flag_violation(report)
             if report:
                 self.emit(
                     "result",
@@ -288,6 +291,11 @@ class Harness:
         return True
 
     _outcomes = None
+
+    def _flag_violation(self, report):
+        connection = self.session.connection
+        if report and connection is not None and connection.violation:
+            self.emit("flag", name="protocol_violation")
 
     def _track(self, outcome):
         if self._outcomes is None:
@@ -526,6 +534,7 @@ class _PytestReporter:
         exc = call.excinfo.value
         if isinstance(exc, remote.ProgramGone):
             self.harness.program_lost = self.harness.program_lost or str(exc)
+            self.harness._flag_violation(self.report)
         if isinstance(exc, remote.ProgramAborted) and self.report and not self.harness.exit_flagged:
             self.harness.exit_flagged = True
             self.harness.emit("flag", name="exit_in_test")

@@ -24,6 +24,7 @@ HARNESS_PACKAGES = (
     "iniconfig",
     "packaging",
     "py",
+    "attr",
     "exceptiongroup",
     "tomli",
     "coverage",

@@ -112,19 +112,19 @@ class ProgramServer:
     def send(self, kind, value, known=None, extra=None):
         encoder = wire.Encoder(self._encode_other, claim=self._claim)
         try:
-            if extra is None:
-                encoder.known = known
-                body = wire.encode_into(encoder, value)
-            else:
-                with wire.deep_codec():
+            with wire.deep_codec():
+                if extra is None:
+                    encoder.known = known
+                    encoder.value(value)
+                else:
                     encoder.out += b"t\x02\x00\x00\x00"
                     encoder.known = known
                     encoder.value(value)
                     encoder.known = None
                     encoder.value(extra)
-                if len(encoder.out) > encoder.max_bytes:
-                    raise wire.Uncrossable(f"the value is larger than the {encoder.max_bytes}-byte limit")
-                body = bytes(encoder.out)
+            if len(encoder.out) > encoder.max_bytes:
+                raise wire.Uncrossable(f"the value is larger than the {encoder.max_bytes}-byte limit")
+            body = bytes(encoder.out)
         except (wire.Uncrossable, RecursionError, MemoryError) as exc:
             kind, body = b"e", wire.encode(self._exception_info(exc), self._encode_other, claim=self._claim)
         self.channel.send(kind, body)
@@ -493,6 +493,8 @@ class ProgramServer:
         layout = bytes(decoder._take(1))
         klass = self._resolve(module, qualname)
         base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
+        slot = len(decoder.memo)
+        decoder.register(None)  # the object's place in the memo comes before its base value's
         if layout == b"V":
             base_value = decoder.value()
             if base in (list, dict, set):
@@ -502,7 +504,7 @@ class ProgramServer:
                 obj = base.__new__(klass, base_value)
         else:
             obj = object.__new__(klass)
-        decoder.register(obj)
+        decoder.memo[slot] = obj
         state, slots = decoder.value(), decoder.value()
         if state and hasattr(obj, "__dict__"):
             obj.__dict__.update(state)

@@ -313,6 +313,7 @@ class Connection:
         self.sent = []  # a stack: the objects each request in flight sent by value (for `a`)
         self.next_callback = 1
         self.failed_assertions = []
+        self.violation = False  # the program broke the protocol (as opposed to ending)
         self.closed = False
         self.exports = None
         self.resolved = {}
@@ -359,19 +360,20 @@ class Connection:
         except (EOFError, OSError) as exc:
             self._lose(f"the program process ended during the call ({exc})")
         except wire.WireError as exc:
-            self._lose(f"the program sent an invalid message: {exc}")
+            self._lose(f"the program sent an invalid message: {exc}", violation=True)
         try:
             return kind, wire.Decoder(body, self._hooks).decode()
         except wire.WireError as exc:
-            self._lose(f"the program sent an invalid message: {exc}")
+            self._lose(f"the program sent an invalid message: {exc}", violation=True)
         except RecursionError:
-            self._lose("the program sent a value nested too deeply")
+            self._lose("the program sent a value nested too deeply", violation=True)
         except MemoryError:
-            self._lose("the program sent a value too large to decode")
+            self._lose("the program sent a value too large to decode", violation=True)
 
-    def _lose(self, reason):
+    def _lose(self, reason, violation=False):
         self.closed = True
         self.lost = self.lost or reason
+        self.violation = self.violation or violation
         self.channel.close()
         raise ProgramGone(self.lost)
 
@@ -400,7 +402,7 @@ class Connection:
             return self.exports
         if kind == b"i":
             raise self.session.exception_from(message)
-        self._lose("the program sent something other than its exports first")
+        self._lose("the program sent something other than its exports first", violation=True)
 
     # -- requests --------------------------------------------------------------------------
     def request(self, kind, *fields):
@@ -434,7 +436,7 @@ class Connection:
                 if reply_kind == b"n" and isinstance(reply, tuple) and len(reply) == 2:
                     self._next_items(*reply)
                     continue
-                self._lose(f"the program sent an unexpected {reply_kind!r} message")
+                self._lose(f"the program sent an unexpected {reply_kind!r} message", violation=True)
         except BaseException:
             if sent and not answered and not self.closed:
                 # left mid-exchange (a budget ran out, a nested call failed): the program is still busy
@@ -480,7 +482,7 @@ class Connection:
             self._fail(RuntimeError("that harness callable has expired"))
             return
         if not isinstance(args, tuple) or not isinstance(kwargs, dict) or not all(type(k) is str for k in kwargs):
-            self._lose("the program sent a malformed callback")
+            self._lose("the program sent a malformed callback", violation=True)
         try:
             result = function(*args, **kwargs)
         except Exception as exc:
@@ -678,6 +680,8 @@ class Connection:
         if not isinstance(klass, type) or klass.__module__ != module:
             raise wire.WireError(f"{module}.{qualname} is not a class of the task's code")
         base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
+        slot = len(decoder.memo)
+        decoder.register(None)  # the object's place in the memo comes before its base value's
         try:
             if layout == b"V":
                 if base is None:
@@ -700,7 +704,7 @@ class Connection:
             raise
         except Exception as exc:
             raise wire.WireError(f"cannot rebuild {qualname}: {type(exc).__name__}: {exc}") from None
-        decoder.register(obj)
+        decoder.memo[slot] = obj
         state, slots = decoder.value(), decoder.value()
         if not isinstance(state, dict) or not isinstance(slots, dict):
             raise wire.WireError("malformed object state")

@@ -37,9 +37,9 @@ import time
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 20000
 MAX_BIGINT_BYTES = 4 * 1024 * 1024
+MAX_FRACTION_PART_BYTES = 16 * 1024  # Fraction() normalises with gcd: quadratic in the parts' size
 # the codec recurses once or twice per nesting level; deep values need a higher limit while it runs
 _CODEC_RECURSION_LIMIT = 4 * MAX_DEPTH + 2000
-_SHALLOW_BYTES = 1500
 
 _U32 = struct.Struct("<I")
 _I32 = struct.Struct("<i")
@@ -52,8 +52,10 @@ _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
 _Date, _DateTime, _Time, _TimeDelta = datetime.date, datetime.datetime, datetime.time, datetime.timedelta
 _TimeZone = datetime.timezone
+_OrderedDict = collections.OrderedDict
 _Decimal, _Fraction, _Deque = decimal.Decimal, fractions.Fraction, collections.deque
 _Pattern = type(re.compile(""))
+_PATTERN_FLAGS = re.IGNORECASE | re.LOCALE | re.MULTILINE | re.DOTALL | re.UNICODE | re.VERBOSE | re.ASCII
 
 
 class WireError(Exception):
@@ -263,7 +265,7 @@ class Encoder:
     def dict_(self, obj):
         if self._remember(obj):
             return
-        pairs = list(dict.items(obj))
+        pairs = list(_OrderedDict.items(obj) if isinstance(obj, _OrderedDict) else dict.items(obj))
         self.out += b"d" + _U32.pack(len(pairs))
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -291,6 +293,8 @@ class Encoder:
             return
         items = list(obj)
         maxlen = obj.maxlen
+        if maxlen is not None and maxlen > 0x7FFFFFFF:
+            raise Uncrossable(f"a deque with maxlen {maxlen} cannot cross")
         self.out += b"q" + _I32.pack(-1 if maxlen is None else maxlen) + _U32.pack(len(items))
         self._items(items)
 
@@ -323,6 +327,8 @@ class Encoder:
         self.string(_Decimal.__str__(obj))
 
     def fraction_(self, obj):
+        if max(obj.numerator.bit_length(), obj.denominator.bit_length()) > 8 * MAX_FRACTION_PART_BYTES:
+            raise Uncrossable("a Fraction whose parts exceed the size limit")
         self.out += b"Q"
         self.integer(obj.numerator)
         self.integer(obj.denominator)
@@ -438,11 +444,8 @@ class Decoder:
         self.depth = 0
 
     def decode(self):
-        if self.size > _SHALLOW_BYTES:
-            with deep_codec():
-                value = self.value()
-        else:
-            value = self.value()  # too short to nest past the default recursion limit
+        with deep_codec():
+            value = self.value()
         if self.pos != self.size:
             raise WireError(f"{self.size - self.pos} trailing bytes after the value")
         return value
@@ -604,14 +607,20 @@ class Decoder:
             raise WireError(f"an integer of {size} bytes is over the limit")
         return int.from_bytes(self._take(size), "little", signed=True)
 
-    def _integer_value(self):
+    def _nested_value(self):
+        self._enter()
         value = self.value()
+        self.depth -= 1
+        return value
+
+    def _integer_value(self):
+        value = self._nested_value()
         if type(value) is not int:
             raise WireError("expected an integer")
         return value
 
     def _offset(self):
-        offset = self.value()
+        offset = self._nested_value()
         if offset is None:
             return None
         if type(offset) is not _TimeDelta:
@@ -665,6 +674,8 @@ class Decoder:
 
     def _fraction(self):
         numerator, denominator = self._integer_value(), self._integer_value()
+        if max(numerator.bit_length(), denominator.bit_length()) > 8 * MAX_FRACTION_PART_BYTES:
+            raise WireError("a Fraction whose parts exceed the size limit (normalising it would take too long)")
         if denominator == 0:
             raise WireError("a Fraction with denominator 0")
         return _Fraction(numerator, denominator)
@@ -676,8 +687,10 @@ class Decoder:
         return range(start, stop, step)
 
     def _pattern(self):
-        pattern = self.value()
+        pattern = self._nested_value()
         flags = self._integer_value()
+        if flags & ~_PATTERN_FLAGS:
+            raise WireError(f"a regular expression with unsupported flags {flags:#x}")
         if type(pattern) not in (str, bytes) or len(pattern) > 100_000:
             raise WireError("a regular expression must be a str or bytes of at most 100,000 characters")
         try:
@@ -724,61 +737,71 @@ def decode(data, hooks=None):
 _MERGE_DEPTH = 200
 
 
-def merge_into(old, new, depth=0):
+def merge_into(old, new, depth=0, seen=None):
     """Make `old` equal to `new` in place, keeping the identity of `old` and, where shapes match, of
     the containers inside it (a test holding an inner row of a matrix sees it change). Returns the
-    object that should stand where `old` stood (old itself, or new for immutable values)."""
+    object that should stand where `old` stood (old itself, or new for immutable values). Each pair
+    is merged once, so shared and cyclic structures cost linear time."""
     if depth > _MERGE_DEPTH or old is new:
         return new
+    if seen is None:
+        seen = set()
+    pair = (id(old), id(new))
+    if pair in seen:
+        return old if type(old) is type(new) else new
+    seen.add(pair)
     kind = type(old)
     if kind is not type(new):
         return new
-    if kind is list:
-        if len(old) == len(new):
-            for index, item in enumerate(new):
-                old[index] = merge_into(old[index], item, depth + 1)
+    merged = False
+    if isinstance(old, list):
+        if list.__len__(old) == list.__len__(new):
+            for index, item in enumerate(list.copy(new)):
+                list.__setitem__(old, index, merge_into(list.__getitem__(old, index), item, depth + 1, seen))
         else:
-            old[:] = new
-        return old
-    if kind is dict:
-        if old.keys() == new.keys():
-            for key, item in new.items():
-                old[key] = merge_into(old[key], item, depth + 1)
+            list.__setitem__(old, slice(None), list.copy(new))
+        merged = True
+    elif isinstance(old, dict):
+        if dict.keys(old) == dict.keys(new):
+            for key, item in list(dict.items(new)):
+                dict.__setitem__(old, key, merge_into(dict.__getitem__(old, key), item, depth + 1, seen))
         else:
-            old.clear()
-            old.update(new)
-        return old
-    if kind is set:
-        old.clear()
-        old.update(new)
-        return old
-    if kind is bytearray:
-        old[:] = new
-        return old
-    if kind is _Deque:
-        old.clear()
-        old.extend(new)
-        return old
-    if kind is tuple:
+            dict.clear(old)
+            dict.update(old, dict.items(new))
+        merged = True
+    elif isinstance(old, set):
+        set.clear(old)
+        set.update(old, set.__iter__(new))
+        merged = True
+    elif isinstance(old, bytearray):
+        bytearray.__setitem__(old, slice(None), bytes(new))
+        merged = True
+    elif isinstance(old, _Deque):
+        _Deque.clear(old)
+        _Deque.extend(old, list(new))
+        merged = True
+    elif kind is tuple:
         if len(old) == len(new):
             for item_old, item_new in zip(old, new, strict=True):
-                merge_into(item_old, item_new, depth + 1)
+                merge_into(item_old, item_new, depth + 1, seen)
         return old
+    elif kind in _ENCODERS:
+        return new  # the codec's value types (Fraction has slots) never change in place
     state = getattr(new, "__dict__", None)
     if isinstance(state, dict) and isinstance(getattr(old, "__dict__", None), dict):
-        # an instance of a trusted class that travelled by value: update its state in place
         old_state = old.__dict__
         if old_state.keys() == state.keys():
             for key, item in state.items():
-                old_state[key] = merge_into(old_state[key], item, depth + 1)
+                old_state[key] = merge_into(old_state[key], item, depth + 1, seen)
         else:
             old_state.clear()
             old_state.update(state)
-        for name in slot_names(kind):
-            if hasattr(new, name):
-                object.__setattr__(old, name, getattr(new, name))
-        return old
-    return new
+        merged = True
+    names = slot_names(kind)
+    for name in names:
+        if hasattr(new, name):
+            object.__setattr__(old, name, getattr(new, name))
+    return old if merged or names else new
 
 
 def slot_names(kind):

@@ -18,6 +18,7 @@ is exact. A pass's CPU time is that sum minus the program process's own CPU befo
 importing the candidate (read through its process CPU clock while it waits for the go-ahead).
 """
 
+import contextlib
 import fcntl
 import json
 import os
@@ -147,6 +148,9 @@ class Zygote:
                 if not osutil.empty_directory(path, owner=self.program_uid):
                     sys.stderr.write(f"zygote: could not empty {path}\n")
                     complete = False
+            if scratch:
+                with contextlib.suppress(OSError):
+                    os.chmod(scratch, 0o700)  # the program owns it and may have made it unwritable
             if scratch and not osutil.empty_directory(scratch):
                 sys.stderr.write(f"zygote: could not empty {scratch}\n")
                 complete = False
