@@ -72,6 +72,7 @@ class WorkerHandle:
         self.start_timeout_s = start_timeout_s
         self.info: dict = {}
         self.executions = 0
+        self.prepared_keys: set[str] = set()  # test sets this worker holds compiled (it keeps them)
 
     def start(self) -> None:
         self.transport.launch()
@@ -94,7 +95,14 @@ class WorkerHandle:
     def alive(self) -> bool:
         return self.transport.alive
 
-    def execute(self, wire_request: dict, deadline_s: float) -> dict:
+    def execute(self, wire_request: dict, deadline_s: float, prepared: dict | None = None) -> dict:
+        if prepared is not None:
+            key = prepared.get("key")
+            if key in self.prepared_keys:
+                wire_request = {**wire_request, "prepared_key": key}  # the worker has them: name them
+            else:
+                wire_request = {**wire_request, "prepared": prepared}
+                self.prepared_keys.add(key)
         self._write({"op": "exec", "id": self.executions, "request": wire_request})
         self.executions += 1
         reply = self._read(time.monotonic() + deadline_s)
@@ -212,8 +220,7 @@ class WorkerPool:
         except WorkerStartError as exc:
             return ExecResult.sandbox_error(str(exc), backend=self.backend_name)
         wire = request.to_wire()
-        if self._compiler is not None:
-            wire["prepared"] = self._compiler.wire_for(request)
+        prepared = self._compiler.wire_for(request) if self._compiler is not None else None
         deadline = request.limits.timeout_s + HOST_GRACE_S
         handle = self._idle.get()
         infra_failures = 0
@@ -226,7 +233,7 @@ class WorkerPool:
                     if not handle.alive:
                         handle = self._replace(handle)
                     started = time.monotonic()
-                    raw = handle.execute(wire, deadline)
+                    raw = handle.execute(wire, deadline, prepared)
                     self.executions += 1
                     raw.setdefault("wall_s", time.monotonic() - started)
                     fault = raw.pop("fault", None)

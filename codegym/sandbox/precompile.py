@@ -8,6 +8,7 @@ compiles for itself.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -29,6 +30,8 @@ class HostTestCompiler:
         self._lock = threading.Lock()
 
     def wire_for(self, request: ExecRequest) -> dict[str, Any]:
+        """The prepared tests as sent to a worker that has not seen them yet; `wire["key"]` names them
+        for the requests that follow (a worker keeps what it was sent, see `WorkerPool.execute`)."""
         key = (request.test_runner, tuple(sorted(request.tests.items())))
         with self._lock:
             wire = self._cache.get(key)
@@ -38,6 +41,8 @@ class HostTestCompiler:
         with AST_LOCK:
             prepared = testprep.prepare(dict(request.tests), request.test_runner, self.tests_dir)
         wire = testprep.to_wire(prepared)
+        digest = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        wire["key"] = digest
         with self._lock:
             self._cache[key] = wire
             while len(self._cache) > self.max_entries:

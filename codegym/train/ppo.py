@@ -14,6 +14,8 @@ optimizer, scheduler, RNG and step counters from a codegym checkpoint and runs t
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -82,8 +84,8 @@ class ExecutionRewardModel(nn.Module):
         self.pending_metrics = batch_rates(breakdowns)
         for name in ("tests", "coverage", "style", "complexity", "efficiency"):
             values = [b.components.get(name) for b in breakdowns if b.components.get(name) is not None]
-            if values:
-                self.pending_metrics[f"rewards/{name}/mean"] = sum(values) / len(values)
+            # as TRL does for reward functions that return None: a batch with no value logs NaN
+            self.pending_metrics[f"rewards/{name}/mean"] = sum(values) / len(values) if values else math.nan
         self.pending_metrics["rewards/joint/mean"] = sum(scores) / count
         values = torch.tensor(scores, dtype=torch.float32, device=hidden.device)
         return values[:, None, None].expand(hidden.shape[0], hidden.shape[1], 1)

@@ -186,13 +186,17 @@ class Harness:
         self.emit("tests_done")
         self.emit("returns", types=list(self.session.return_types))
         all_passed = self.all_passed
-        verdict_is_sample = self.measured_files == self.test_files and self.program_lost is None and all_passed
-        stats = self.end_pass(timed=bool(verdict_is_sample))
         if self.program_lost is not None:
             return
-        if self.request.get("measure_coverage") and all_passed is not None:
+        measure_coverage = bool(self.request.get("measure_coverage")) and all_passed is not None
+        measure_time = bool(self.request.get("timing_repeats")) and bool(all_passed)
+        if not (measure_coverage or measure_time):
+            return  # the worker ends the only pass (and accounts for it) when the run ends
+        verdict_is_sample = self.measured_files == self.test_files and bool(all_passed)
+        stats = self.end_pass(timed=verdict_is_sample)
+        if measure_coverage:
             self._coverage_pass(tests)
-        if self.request.get("timing_repeats") and all_passed:
+        if measure_time:
             spent = stats.get("cpu_s", 0.0) if verdict_is_sample else 0.0
             self._timing_passes(tests, spent, 1 if verdict_is_sample else 0)
 

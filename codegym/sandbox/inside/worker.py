@@ -244,6 +244,7 @@ class Worker:
         self.run_dir = os.path.join(self.scratch_root, "run")
         self.pid_ns_checked = False
         self.preparer = testprep.TestPreparer()
+        self.host_prepared = {}
         self.wipe = [str(path) for path in config.get("wipe", [])]
         self.tainted = False
         self.taint_reason = ""
@@ -356,6 +357,22 @@ class Worker:
         if not clean:
             self._taint("the run's directories could not be emptied")
 
+    def _prepared(self, request, layout):
+        """The request's tests, compiled: sent by the host with the first request of a test set (and
+        kept under its key), else compiled here."""
+        sent, key = request.pop("prepared", None), request.pop("prepared_key", None)
+        if sent is not None:
+            prepared = testprep.from_wire(sent, layout["tests"])
+            if prepared is not None and sent.get("key"):
+                self.host_prepared[sent["key"]] = prepared
+                while len(self.host_prepared) > 512:
+                    del self.host_prepared[next(iter(self.host_prepared))]
+            if prepared is not None:
+                return prepared
+        elif key is not None and key in self.host_prepared:
+            return self.host_prepared[key]
+        return self.preparer.prepare(request["tests"], request.get("test_runner"), layout["tests"])
+
     def execute(self, request):
         layout = self._layout()
         try:
@@ -363,10 +380,7 @@ class Worker:
         except (OSError, UnicodeError) as exc:
             self._empty_run(layout)
             return {"status": "sandbox_error", "message": f"could not prepare the run's files: {exc}"}
-        prepared = testprep.from_wire(request.get("prepared"), layout["tests"]) or self.preparer.prepare(
-            request["tests"], request.get("test_runner"), layout["tests"]
-        )
-        request.pop("prepared", None)
+        prepared = self._prepared(request, layout)
         started = time.monotonic()
         run = Run(request, started + float(request["limits"]["timeout_s"]))
         run.scratch = layout["scratch"]
