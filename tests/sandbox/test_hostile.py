@@ -192,7 +192,8 @@ HOSTILE = [
 
 
 def _sandbox_uid_processes(uid_floor: int) -> list[str]:
-    """Processes on the host run by any program uid, or carrying our marker."""
+    """Processes on the host run by a program uid of the pool (program uids are uid_base + 2 * slot;
+    the odd ones are the harnesses', which persist between runs), or carrying our marker."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -205,7 +206,7 @@ def _sandbox_uid_processes(uid_floor: int) -> list[str]:
         except OSError:
             continue
         uid = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))
-        if uid >= uid_floor or MARKER in cmdline:
+        if (uid >= uid_floor and (uid - uid_floor) % 2 == 0) or MARKER in cmdline:
             found.append(f"{entry} uid={uid} {cmdline[:80]}")
     return found
 

@@ -589,10 +589,14 @@ def _first_line(text):
     return (text or "").strip().splitlines()[0][:MAX_MESSAGE_CHARS] if (text or "").strip() else ""
 
 
-def main(request, layout, control, prepared, harness_uid, deadline):
-    """Entry point in the forked harness process; never returns."""
+def serve(control, layout, harness_uid):
+    """The harness process: set up once (its own uid, non-dumpable, no privileges), then run one
+    request at a time as the worker sends them; never returns. Between runs it forgets what a run
+    loaded (the program's proxy module, the task's repo modules, the tests' modules), so nothing of
+    one run's task reaches the next."""
     code = 0
     try:
+        osutil.set_process_name("cg-harness")
         os.setsid()
         osutil.close_fds_except({control.fileno(), 2})
         devnull = os.open(os.devnull, os.O_RDWR)
@@ -605,21 +609,73 @@ def main(request, layout, control, prepared, harness_uid, deadline):
             osutil.become(harness_uid)
         osutil.prctl(osutil.PR_SET_DUMPABLE, 0)
         osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
-        os.chdir(layout["tests"])
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        sys.path[:] = [layout["repo"], *layout["harness_path"]]
-        harness = Harness(request, layout, control, prepared)
-        harness.flush_before(deadline)
-        try:
-            harness.run()
-            harness.emit("end")
-        except HarnessFault as exc:
-            harness.emit("runner_error", message=str(exc))
-        except BaseException as exc:
-            harness.emit("runner_error", message=f"{type(exc).__name__}: {_safe_str(exc)}",
-                         traceback=traceback.format_exc()[-4000:])
+        baseline_modules = set(sys.modules)
+        prepared_cache = {}
+        while True:
+            message, _fds = osutil.receive_message(control)
+            if message is None:
+                break
+            run_one(message, layout, control, prepared_cache)
+            _forget_run(baseline_modules, layout)
     except BaseException:
         traceback.print_exc()
         code = 71
     finally:
         os._exit(code)
+
+
+def run_one(message, layout, control, prepared_cache):
+    request = message["request"]
+    prepared = _prepared(message, layout, prepared_cache)
+    os.chdir(layout["tests"])
+    sys.path[:] = [layout["repo"], *layout["harness_path"]]
+    harness = Harness(request, layout, control, prepared)
+    harness.flush_before(float(message["deadline"]))
+    try:
+        harness.run()
+        harness.emit("end")
+    except HarnessFault as exc:
+        harness.emit("runner_error", message=str(exc))
+    except BaseException as exc:
+        harness.emit("runner_error", message=f"{type(exc).__name__}: {_safe_str(exc)}",
+                     traceback=traceback.format_exc()[-4000:])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        connection = harness.session.connection
+        if connection is not None:
+            connection.close()
+
+
+def _prepared(message, layout, cache):
+    """The run's compiled tests: from the wire (kept under their key), from the cache, or compiled
+    here from the tests' source."""
+    request = message["request"]
+    sent, key = message.get("prepared"), message.get("prepared_key")
+    if sent is not None:
+        prepared = testprep.from_wire(sent, layout["tests"])
+        if prepared is not None:
+            if key:
+                cache[key] = prepared
+                while len(cache) > 512:
+                    del cache[next(iter(cache))]
+            return prepared
+    if key is not None and key in cache:
+        return cache[key]
+    return testprep.prepare(request["tests"], request.get("test_runner"), layout["tests"])
+
+
+def _forget_run(baseline_modules, layout):
+    """Drop the modules of this run's task: the program's proxy, the repo's (trusted but per task),
+    the tests' and conftest modules. Standard-library and pytest modules stay loaded."""
+    roots = tuple(os.path.realpath(layout[key]) + os.sep for key in ("repo", "tests"))
+    for name, module in list(sys.modules.items()):
+        if name in baseline_modules:
+            continue
+        if isinstance(module, remote.RemoteModule) or name == _HELPER_MODULE:
+            del sys.modules[name]
+            continue
+        locations = [getattr(module, "__file__", None), *(getattr(module, "__path__", None) or [])]
+        if any(isinstance(p, str) and os.path.realpath(p).startswith(roots) for p in locations):
+            del sys.modules[name]
+    sys.path_importer_cache.clear()

@@ -88,7 +88,7 @@ class ProgramServer:
     def __init__(self, channel, module_name, scratch):
         self.channel = channel
         self.module_name = module_name
-        self.scratch = os.path.realpath(scratch) + os.sep
+        self.scratch = os.path.abspath(scratch) + os.sep  # a real path (the worker's layout has no links)
         self.objects = {}
         self.handle_of = {}
         self.described = set()
@@ -195,9 +195,13 @@ class ProgramServer:
     def _call(self, function, args, kwargs):
         if not (any(type(a) not in wire.IMMUTABLE_SCALARS for a in args) or kwargs):
             return function(*args, **kwargs)
-        before = self._fingerprint((args, kwargs))
+        snapshot = _flat_snapshot(args, kwargs)
+        before = self._fingerprint((args, kwargs)) if snapshot is None else None
         result = function(*args, **kwargs)
-        if self._fingerprint((args, kwargs)) == before:
+        if snapshot is not None:
+            if _flat_unchanged(args, kwargs, snapshot):
+                return result
+        elif self._fingerprint((args, kwargs)) == before:
             return result
         mutations = {}
         for index, value in enumerate(args):
@@ -324,7 +328,7 @@ class ProgramServer:
             return False
         module = sys.modules.get(name)
         path = getattr(module, "__file__", None)
-        return isinstance(path, str) and os.path.realpath(path).startswith(self.scratch)
+        return isinstance(path, str) and os.path.abspath(path).startswith(self.scratch)
 
     def _named(self, obj):
         """(module, qualname) when obj is a class or function the harness can resolve by name."""
@@ -586,6 +590,43 @@ class ProgramServer:
             except Exception:
                 pass
         return exc
+
+
+_FLAT = {list: list.copy, dict: dict.copy, set: set.copy, bytearray: bytes}
+
+
+def _flat_snapshot(args, kwargs):
+    """Copies of the arguments when each is a scalar or a flat list/dict/set of scalars (most calls):
+    comparing those after the call is far cheaper than encoding them twice. None otherwise."""
+    copies = []
+    for value in (*args, *kwargs.values()):
+        kind = type(value)
+        if kind in wire.IMMUTABLE_SCALARS:
+            copies.append(None)
+            continue
+        copy = _FLAT.get(kind)
+        if copy is None:
+            return None
+        items = value.values() if kind is dict else value
+        if kind is not bytearray and not all(type(item) in wire.IMMUTABLE_SCALARS for item in items):
+            return None
+        copies.append(copy(value))
+    return copies
+
+
+def _flat_unchanged(args, kwargs, copies):
+    for value, copy in zip((*args, *kwargs.values()), copies):
+        if copy is None:
+            continue
+        if type(value) is dict:
+            if list(value.items()) != list(copy.items()):  # order counts too
+                return False
+        elif type(value) is bytearray:
+            if bytes(value) != copy:
+                return False
+        elif not (len(value) == len(copy) and all(a is b or a == b for a, b in zip(value, copy))):
+            return False
+    return True
 
 
 def _source_line(path, lineno):

@@ -243,8 +243,10 @@ class Worker:
         self.scratch_root = config.get("scratch_root", "/tmp/codegym")
         self.run_dir = os.path.join(self.scratch_root, "run")
         self.pid_ns_checked = False
-        self.preparer = testprep.TestPreparer()
-        self.host_prepared = {}
+        self.prepared_wires = {}
+        self.harness_keys = set()
+        self.harness_channel = None
+        self.harness_pid = None
         self.wipe = [str(path) for path in config.get("wipe", [])]
         self.tainted = False
         self.taint_reason = ""
@@ -264,6 +266,7 @@ class Worker:
         if not host_ns or not own_ns or own_ns == host_ns:
             raise RuntimeError(f"refusing to run: not inside a private PID namespace ({own_ns})")
         self.pid_ns_checked = True
+        osutil.set_process_name("cg-worker")
         if self.config.get("mounts"):
             apply_mount_plan(self.config["mounts"])
         if os.getuid() == 0 and self.config.get("limit_capabilities"):
@@ -335,6 +338,7 @@ class Worker:
             os.makedirs(layout["run"], mode=0o755)
             for key in ("repo", "template"):
                 os.makedirs(layout[key], mode=0o755)
+            os.makedirs(os.path.join(layout["template"], ".tmp"), mode=0o755)  # the program's TMPDIR
             for key, owner in (("scratch", self.program_uid), ("tests", self.harness_uid)):
                 os.makedirs(layout[key], mode=0o700)
                 if owner is not None:
@@ -351,27 +355,60 @@ class Worker:
                     handle.write(content)
 
     def _empty_run(self, layout):
-        clean = True
-        for key in ("repo", "template", "tests"):
-            clean = osutil.empty_directory(layout[key]) and clean
+        clean = osutil.empty_directory(layout["repo"]) and osutil.empty_directory(layout["tests"])
+        for name in os.listdir(layout["template"]):
+            if name != ".tmp":
+                path = os.path.join(layout["template"], name)
+                osutil.remove_tree(path)
+                clean = clean and not os.path.lexists(path)
         if not clean:
             self._taint("the run's directories could not be emptied")
 
-    def _prepared(self, request, layout):
-        """The request's tests, compiled: sent by the host with the first request of a test set (and
-        kept under its key), else compiled here."""
+    def _harness_message(self, request, run):
+        """The run for the harness, with the compiled tests when it does not hold them yet (the host
+        sends them with a test set's first request to this worker; the worker keeps them for a
+        harness that restarts)."""
         sent, key = request.pop("prepared", None), request.pop("prepared_key", None)
         if sent is not None:
-            prepared = testprep.from_wire(sent, layout["tests"])
-            if prepared is not None and sent.get("key"):
-                self.host_prepared[sent["key"]] = prepared
-                while len(self.host_prepared) > 512:
-                    del self.host_prepared[next(iter(self.host_prepared))]
-            if prepared is not None:
-                return prepared
-        elif key is not None and key in self.host_prepared:
-            return self.host_prepared[key]
-        return self.preparer.prepare(request["tests"], request.get("test_runner"), layout["tests"])
+            key = sent.get("key")
+            if key:
+                self.prepared_wires[key] = sent
+                while len(self.prepared_wires) > 512:
+                    del self.prepared_wires[next(iter(self.prepared_wires))]
+        message = {"request": request, "deadline": run.deadline, "prepared_key": key}
+        if key is not None and key not in self.harness_keys:
+            wire = sent if sent is not None else self.prepared_wires.get(key)
+            if wire is not None:
+                message["prepared"] = wire
+                self.harness_keys.add(key)
+        return message
+
+    def _start_harness(self, layout):
+        """Fork the (persistent) harness; it serves run after run until a run goes wrong."""
+        import harness
+
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            ours.close()
+            self.zygote.close()
+            harness.serve(theirs, layout, self.harness_uid)
+            os._exit(70)  # not reached
+        theirs.close()
+        self.harness_pid, self.harness_channel = pid, ours
+        self.harness_keys = set()
+
+    def _stop_harness(self):
+        if self.harness_pid is None:
+            return
+        _kill(self.harness_pid)
+        try:
+            os.waitpid(self.harness_pid, 0)
+        except ChildProcessError:
+            pass
+        self.harness_channel.close()
+        self.harness_pid = self.harness_channel = None
+        self.harness_keys = set()
 
     def execute(self, request):
         layout = self._layout()
@@ -380,25 +417,21 @@ class Worker:
         except (OSError, UnicodeError) as exc:
             self._empty_run(layout)
             return {"status": "sandbox_error", "message": f"could not prepare the run's files: {exc}"}
-        prepared = self._prepared(request, layout)
         started = time.monotonic()
         run = Run(request, started + float(request["limits"]["timeout_s"]))
         run.scratch = layout["scratch"]
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        harness_pid = os.fork()
-        if harness_pid == 0:
-            import harness
-
-            ours.close()
-            self.zygote.close()
-            harness.main(request, layout, theirs, prepared, self.harness_uid, run.deadline)
-            os._exit(70)  # not reached
-        theirs.close()
-        run.harness_pid = harness_pid
+        if self.harness_pid is None:
+            self._start_harness(layout)
+        run.harness_pid = self.harness_pid
+        control = self.harness_channel
         try:
-            self._supervise(run, ours, harness_pid)
+            control.setblocking(True)
+            osutil.send_message(control, self._harness_message(request, run))
+            self._supervise(run, control, self.harness_pid)
+        except OSError as exc:
+            run.records.runner_error = {"message": f"the harness channel failed: {exc}"}
         finally:
-            result = self._finish(run, ours, harness_pid, layout, started)
+            result = self._finish(run, layout, started)
         return result
 
     # -- supervision -------------------------------------------------------------------------
@@ -574,14 +607,10 @@ class Worker:
                 return
 
     # -- the end of a run ------------------------------------------------------------------
-    def _finish(self, run, control, harness_pid, layout, started):
-        # 1. the harness: stop it (it holds nothing the result needs that it has not sent)
-        _kill(harness_pid)
-        try:
-            os.waitpid(harness_pid, 0)
-        except ChildProcessError:
-            pass
-        control.close()
+    def _finish(self, run, layout, started):
+        # 1. the harness: it goes on to the next run only if this one ended cleanly
+        if not run.records.end or run.reason is not None:
+            self._stop_harness()
         # 2. a zygote reply still on its way, then every program process, accounted and cleaned up
         try:
             if run.pending is not None:
@@ -637,8 +666,8 @@ class Worker:
         """Kill what the harness left running (it is trusted, so this is rare: a test that started a
         subprocess). Its orphans are our children: scan, kill, reap until none is left."""
         for _ in range(200):
-            stragglers = [pid for pid in osutil.other_pids({1, os.getpid(), self.zygote_pid})
-                          if _uid_of(pid) not in (None, self.program_uid)]
+            keep = {1, os.getpid(), self.zygote_pid, self.harness_pid}
+            stragglers = [pid for pid in osutil.other_pids(keep) if _uid_of(pid) not in (None, self.program_uid)]
             if not stragglers:
                 return
             for pid in stragglers:

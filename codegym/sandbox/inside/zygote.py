@@ -46,7 +46,6 @@ class Zygote:
         self.pass_state = None
         self.dirty = True
         self.keep_pids = ()
-        self.install_filter = None
         self.coverage_probes = {}
         self.wakeup_r, self.wakeup_w = os.pipe()
         os.set_blocking(self.wakeup_w, False)
@@ -257,6 +256,7 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
     """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
     limits = message["limits"]
     scratch = message["scratch"]
+    osutil.set_process_name("cg-program")
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     # out of the way first, so that placing one descriptor never overwrites another still to place
@@ -300,12 +300,10 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
         osutil.become(zygote.program_uid)
     elif os.getuid() == 0:
         osutil.capset(())  # root of a user namespace: it could otherwise undo the mounts
-    if zygote.install_filter is not None:
-        zygote.install_filter()
-    os.makedirs(os.path.join(scratch, ".tmp"), exist_ok=True)
-    sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the process's own stdio
-    sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
-    sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
+    # the seccomp filter is already in place: the zygote installed it on itself, and filters are
+    # inherited by every process forked afterwards
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)  # the zygote's own stdio objects, now on our pipes
     sys.argv = [os.path.join(scratch, message["solution_path"])]
     sys.path[:] = [scratch, *zygote.program_path]
     os.write(5, b"R")
@@ -330,6 +328,7 @@ def start(config, preload):
         code = 1
         try:
             ours.close()
+            osutil.set_process_name("cg-zygote")
             osutil.prctl(osutil.PR_SET_PDEATHSIG, signal.SIGKILL)
             osutil.prctl(osutil.PR_SET_CHILD_SUBREAPER, 1)
             os.setsid()
@@ -349,7 +348,12 @@ def start(config, preload):
             import seccomp
 
             zygote = Zygote(config, theirs)
-            zygote.install_filter = seccomp.prepare_program_filter()
+            install_filter = seccomp.prepare_program_filter()
+            if install_filter is not None:
+                # on the zygote itself, once: every program process inherits it (the zygote needs none
+                # of what it refuses)
+                osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
+                install_filter()
             # objects that exist now are never collected: a collection in a program process would
             # otherwise write to every inherited page (copy-on-write faults are costly)
             gc.freeze()
