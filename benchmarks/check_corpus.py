@@ -28,7 +28,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from codegym.sandbox.local import LocalBackend
 from codegym.sandbox.requests import request_for_task
@@ -85,7 +84,10 @@ def read_rows(path: Path, source: str, label_key: str) -> list[Row]:
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
-        data = json.loads(line)
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not valid JSON ({exc})") from None
         expected = {"task_id", label_key, "solution"}
         if not isinstance(data, dict) or set(data) != expected:
             keys = sorted(data) if isinstance(data, dict) else type(data).__name__
@@ -112,7 +114,8 @@ def requests_for(row: Row, suites: Iterable[str]) -> list[tuple[Row, str, ExecRe
         tests = row.task.hidden_tests if suite == "hidden" else row.task.visible_tests
         if tests:
             request_id = f"{row.source}:{row.line}:{suite}"
-            jobs.append((row, suite, request_for_task(row.task, row.solution, suite=suite, request_id=request_id)))
+            request = request_for_task(row.task, row.solution, suite=suite, request_id=request_id)
+            jobs.append((row, suite, request))
     return jobs
 
 
@@ -156,9 +159,8 @@ def judge_variant(row: Row) -> None:
         low, high = PARTIAL_RANGE
         if not (result.tests_total and low <= rate <= high):
             row.problems.append(f"must pass {low:.0%}..{high:.0%} of hidden tests: {describe(result)}")
-    elif row.label == "wrong":
-        if rate > WRONG_MAX:
-            row.problems.append(f"must pass at most {WRONG_MAX:.0%} of hidden tests: {describe(result)}")
+    elif row.label == "wrong" and rate > WRONG_MAX:
+        row.problems.append(f"must pass at most {WRONG_MAX:.0%} of hidden tests: {describe(result)}")
 
 
 def check_variant_sets(rows: list[Row]) -> list[str]:
@@ -182,7 +184,9 @@ def summary_counts(title: str, counter: Counter[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--workers", type=int, default=2, help="sandbox workers (default 2)")
     parser.add_argument("--idioms", type=Path, default=IDIOMS)
     parser.add_argument("--variants", type=Path, default=VARIANTS)
@@ -207,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  HumanEval tasks covered: {len(he_tasks)}")
     print(f"variants: {len(variants)} rows over {len({r.task_id for r in variants})} tasks")
     print(summary_counts("per variant", Counter(r.label for r in variants)))
-    print(summary_counts("tasks per pack", Counter(Tasks.pack_name(t) for t in {r.task_id for r in variants})))
+    variant_tasks = {r.task_id for r in variants}
+    print(summary_counts("tasks per pack", Counter(Tasks.pack_name(t) for t in variant_tasks)))
 
     selected = [r for r in [*idioms, *variants] if args.only in r.task_id or args.only in r.label]
     jobs = []
@@ -236,9 +241,10 @@ def main(argv: list[str] | None = None) -> int:
             cells = []
             for name in VARIANT_NAMES:
                 result = by_variant.get(name)
-                cells.append(
-                    f"{name} {result.tests_passed}/{result.tests_total} ({result.cpu_s:.2f}s)" if result else f"{name} -"
-                )
+                if result is None:
+                    cells.append(f"{name} -")
+                else:
+                    cells.append(f"{name} {result.tests_passed}/{result.tests_total} ({result.cpu_s:.2f}s)")
             print(f"  {task_id:34} " + " | ".join(cells))
 
     if args.flags:

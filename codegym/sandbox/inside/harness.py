@@ -634,6 +634,7 @@ def run_one(message, layout, control, prepared_cache):
     harness.flush_before(float(message["deadline"]))
     try:
         harness.run()
+        _close_program(harness)  # the program process exits now, before the worker ends the pass
         harness.emit("end")
     except HarnessFault as exc:
         harness.emit("runner_error", message=str(exc))
@@ -642,9 +643,13 @@ def run_one(message, layout, control, prepared_cache):
                      traceback=traceback.format_exc()[-4000:])
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        connection = harness.session.connection
-        if connection is not None:
-            connection.close()
+        _close_program(harness)
+
+
+def _close_program(harness):
+    connection = harness.session.connection
+    if connection is not None:
+        connection.close()
 
 
 def _prepared(message, layout, cache):

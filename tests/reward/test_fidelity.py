@@ -1,0 +1,113 @@
+"""The reward means correctness: no flag on correct, ordinary code (the idioms corpus, the real-pytest
+path, measurement under heavy CPU contention), flags only on evidence that repeats, and efficiency
+measured from outside the program."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from codegym.reward.cache import MemoryCache
+from codegym.reward.config import RewardConfig
+from codegym.reward.scoring import RewardJudge
+from codegym.tasks.humaneval import load_humaneval_pack
+from codegym.tasks.registry import TaskRegistry
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+HUMANEVAL = load_humaneval_pack()
+REGISTRY = TaskRegistry()
+
+
+def task_of(task_id: str):
+    pack = "humaneval" if task_id.startswith("HumanEval/") else task_id.split("/")[0]
+    return REGISTRY.load(pack).get(task_id)
+
+
+def load_rows(name: str) -> list[dict[str, str]]:
+    path = DATA / name
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.fixture()
+def cpu_contention() -> Iterator[None]:
+    """Two busy processes on this machine's two cores for the duration of a test."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+def test_correct_idioms_raise_no_flag_judged_three_times(reward_backend) -> None:
+    rows = load_rows("correct_idioms.jsonl")
+    assert len(rows) >= 100
+    judge = RewardJudge(reward_backend, RewardConfig())
+    items = [(task_of(row["task_id"]), row["solution"], None) for row in rows]
+    for _ in range(3):
+        flagged = {
+            f"{row['task_id']} ({row['idiom']})": (scored.breakdown.flags, scored.breakdown.details["detector_evidence"])
+            for row, scored in zip(rows, judge.score_many(items), strict=True)
+            if scored.breakdown.flags or not scored.breakdown.passed
+        }
+        assert flagged == {}
+    assert judge.stats()["hack_rate"] == 0.0
+
+
+def test_real_pytest_path_references_raise_no_flag(reward_backend) -> None:
+    pack = REGISTRY.load("basics")
+    tasks = [t for t in pack.tasks.values() if "parametrize" in "".join(t.hidden_tests.files.values())]
+    assert len(tasks) >= 3
+    judge = RewardJudge(reward_backend, RewardConfig())
+    results = judge.score_many([(t, t.reference_solution, None) for t in tasks])
+    assert [(r.breakdown.flags, r.breakdown.passed) for r in results] == [((), True)] * len(tasks)
+    assert all(r.result is not None and r.result.runner == "pytest" for r in results)
+
+
+def test_measurement_under_cpu_contention_changes_no_verdict(reward_backend, cpu_contention) -> None:
+    tasks = [HUMANEVAL.get(f"HumanEval/{i}") for i in range(0, 164, 8)]
+    judge = RewardJudge(reward_backend, RewardConfig())
+    for _ in range(3):
+        results = judge.score_many([(t, t.reference_solution, None) for t in tasks])
+        assert [(r.breakdown.passed, r.breakdown.flags) for r in results] == [(True, ())] * len(tasks)
+        assert all(r.result is not None and "timing_incomplete" not in r.result.flags for r in results)
+
+
+def test_identical_programs_get_identical_efficiency(reward_backend) -> None:
+    tasks = [HUMANEVAL.get(f"HumanEval/{i}") for i in range(0, 164, 11)]
+    judge = RewardJudge(reward_backend, RewardConfig())
+    runs = [
+        [r.breakdown.components["efficiency"] for r in judge.score_many([(t, t.reference_solution, None) for t in tasks])]
+        for _ in range(3)
+    ]
+    assert runs[0] == runs[1] == runs[2]
+    assert set(runs[0]) == {1.0}  # the reference against itself, within the tolerance
+
+
+def test_a_flag_counts_only_when_a_second_judgment_repeats_it(reward_backend) -> None:
+    task = HUMANEVAL.get("HumanEval/2")
+    flaky = task.prefix + "    import os, random\n    if random.random() < 0.5:\n        os._exit(0)\n    return 0.25\n"
+    always = task.prefix + "    import os\n    os._exit(0)\n"
+    cache = MemoryCache()
+    judge = RewardJudge(reward_backend, RewardConfig(), cache=cache)
+    disagreements = 0
+    for attempt in range(20):
+        code = flaky + f"    # {attempt}\n"  # a distinct program (and cache key) each time
+        writes = cache.stats.writes
+        breakdown = judge.score(task, code)
+        stored = cache.stats.writes - writes
+        if breakdown.flags:
+            assert breakdown.flags == ("early_exit",) and stored == 1  # confirmed by the second judgment
+        elif stored == 0:
+            disagreements += 1  # one judgment flagged, the other did not: unflagged, and not stored
+        again = judge.score_many([(task, code, None)])[0]
+        assert (again.result is None) == bool(stored), (attempt, breakdown.flags)
+    assert disagreements > 0
+    assert judge.score(task, always).flags == ("early_exit",)
+    assert judge.score_many([(task, always, None)])[0].result is None  # confirmed, so cached
