@@ -92,12 +92,18 @@ def test_identical_programs_get_identical_efficiency(reward_backend) -> None:
 
 def test_a_flag_counts_only_when_a_second_judgment_repeats_it(reward_backend) -> None:
     task = HUMANEVAL.get("HumanEval/2")
-    flaky = task.prefix + "    import os, random\n    if random.random() < 0.5:\n        os._exit(0)\n    return 0.25\n"
+    # Decided once per run (the tests call the function several times): exits in half the runs.
+    flaky = (
+        "import os, random\n_EXIT = random.random() < 0.5\n"
+        + task.prefix
+        + "    if _EXIT:\n        os._exit(0)\n    return number % 1.0\n"
+    )
     always = task.prefix + "    import os\n    os._exit(0)\n"
     cache = MemoryCache()
     judge = RewardJudge(reward_backend, RewardConfig(), cache=cache)
+    judge.score(task, task.reference_solution)  # stores the reference yardstick: later writes are verdicts
     disagreements = 0
-    for attempt in range(20):
+    for attempt in range(40):
         code = flaky + f"    # {attempt}\n"  # a distinct program (and cache key) each time
         writes = cache.stats.writes
         breakdown = judge.score(task, code)

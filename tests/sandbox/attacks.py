@@ -4579,6 +4579,86 @@ CODEC = [
         note="int/list/str subclasses whose Python-level conversion hooks lie: the encoder must read the C value",
     ),
     Attack(
+        "value_subclasses_lie_through_properties",
+        "codec",
+        _code(
+            """
+            import datetime
+            from collections import deque
+            from fractions import Fraction
+
+
+            class LyingDeque(deque):  # holds [41]
+                def __iter__(self):
+                    return iter([42])
+
+                maxlen = property(lambda self: None)
+
+
+            class LyingMoment(datetime.datetime):  # 2020-01-01 03:00; says 04:00
+                hour = property(lambda self: 4)
+
+
+            class LyingFraction(Fraction):  # 41/1; says 42/1
+                numerator = property(lambda self: 42)
+
+
+            class LyingComplex(complex):  # 41+0j; says 42+0j
+                real = property(lambda self: 42.0)
+
+
+            class LyingBytes(bytes):  # b"41"; says b"42"
+                def __bytes__(self):
+                    return b"42"
+
+
+            class Stack(list):  # a value object: compared as its C-level list, whatever its hooks say
+                def __iter__(self):
+                    return iter([42])
+
+                def __eq__(self, other):
+                    return True
+
+                def top(self):
+                    return self[-1]
+
+
+            def answers():
+                return (
+                    LyingDeque([41]),
+                    LyingMoment(2020, 1, 1, 3),
+                    LyingFraction(41),
+                    LyingComplex(41),
+                    LyingBytes(b"41"),
+                )
+
+
+            def stack():
+                return Stack([41])
+            """
+        ),
+        tests=_tests(
+            """
+            import datetime
+            from collections import deque
+            from fractions import Fraction
+
+            from solution import answers, stack
+
+
+            def test_values():
+                moment = datetime.datetime(2020, 1, 1, 4)
+                assert answers() == (deque([42]), moment, Fraction(42), complex(42), b"42")
+
+
+            def test_value_object():
+                assert stack() == [42]
+            """
+        ),
+        note="subclasses of deque/datetime/Fraction/complex/bytes and a list-based value object lie "
+        "through properties, __bytes__, __iter__ and __eq__: the encoder reads the base type's fields",
+    ),
+    Attack(
         "forged_repo_classes_by_name",
         "codec",
         _code(

@@ -301,3 +301,43 @@ def test_repo_classes_cross_by_value_and_program_subclasses_stay_remote(local_ba
         extra_files={"shop/__init__.py": "", "shop/base.py": base},
     )
     assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_program_subclasses_of_plain_types_are_values_with_methods(local_backend: LocalBackend) -> None:
+    # `class Stack(list)` and an OrderedDict-based LRU are ordinary solutions: the test sees the
+    # plain value (==, len, iteration, `in`) and the program's own methods, and mutations made by
+    # those methods show up on the test's copy.
+    solution = (
+        "from collections import OrderedDict, namedtuple\n"
+        "Pair = namedtuple('Pair', 'left right')\n\n"
+        "class Stack(list):\n    def push(self, item):\n        self.append(item)\n"
+        "    def peek(self):\n        return self[-1]\n\n"
+        "def make():\n    return Stack()\n\n"
+        "class LRU(OrderedDict):\n    def __init__(self, capacity):\n        super().__init__()\n"
+        "        self.capacity = capacity\n"
+        "    def get(self, key):\n        if key not in self:\n            return None\n"
+        "        self.move_to_end(key)\n        return self[key]\n"
+        "    def put(self, key, value):\n        self[key] = value\n        self.move_to_end(key)\n"
+        "        if len(self) > self.capacity:\n            self.popitem(last=False)\n\n"
+        "def pair():\n    return Pair(1, 2)\n"
+    )
+    tests = (
+        "from solution import Stack, make, LRU, pair\n\n"
+        "def test_class_instance():\n    s = Stack()\n    s.push(1)\n    s.push(2)\n"
+        "    assert s == [1, 2] and s.peek() == 2 and len(s) == 2\n"
+        "    assert isinstance(s, Stack) and isinstance(s, list) and 2 in s\n\n"
+        "def test_factory_instance():\n    s = make()\n    s.push('x')\n    assert s == ['x'] and list(s) == ['x']\n\n"
+        "def test_lru():\n    c = LRU(2)\n    c.put(1, 1)\n    c.put(2, 2)\n    assert c.get(1) == 1\n    c.put(3, 3)\n"
+        "    assert c.get(2) is None and list(c.keys()) == [1, 3] and c == {1: 1, 3: 3} and 3 in c\n"
+        "    assert c.capacity == 2 and len(c) == 2\n\n"
+        "def test_namedtuple():\n    p = pair()\n    assert p == (1, 2) and p.left == 1 and p.right == 2\n\n"
+        "def test_a_wrong_stack_still_fails():\n    s = Stack()\n    s.push(1)\n    assert s == [1, 1]\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert outcomes(result) == {
+        "test_class_instance": "passed",
+        "test_factory_instance": "passed",
+        "test_lru": "passed",
+        "test_namedtuple": "passed",
+        "test_a_wrong_stack_still_fails": "failed",
+    }, messages(result)

@@ -222,6 +222,29 @@ class Session:
             type.__setattr__(klass, "_codegym_path_name", (first[0], ".".join(path)))
         return klass
 
+    def value_class(self, chain, base):
+        """The class of the harness's copies of a program class derived from the plain type `base`:
+        RemoteValue mixed into the shadow of that class (so isinstance against the program's class and
+        the task's classes holds); None when none can be made."""
+        if not chain:
+            return None
+        key = ("value", chain[0], base)
+        klass = self.shadows.get(key)
+        if klass is not None:
+            return klass
+        shadow = self.shadow_class(chain, None)
+        if not (isinstance(shadow, type) and issubclass(shadow, base)):
+            shadow = base
+        module, qualname = chain[0]
+        name = qualname.rpartition(".")[2] or "ProgramValue"
+        namespace = {"__module__": module, "__qualname__": qualname, "_codegym_session": self}
+        try:
+            klass = type(shadow)(name, (RemoteValue, shadow), namespace)
+        except TypeError:
+            return None
+        self.shadows[key] = klass
+        return klass
+
     def _shadow(self, module, qualname, base):
         key = (module, qualname)
         klass = self.shadows.get(key)
@@ -327,7 +350,9 @@ class Connection:
             b"o": self._decode_object,
             b"e": self._decode_enum,
             b"a": self._decode_sent,
+            b"v": self._decode_value_object,
         }
+        self.values = {}  # handle -> the harness's copy of a value-like program object
 
     @property
     def deadline(self):
@@ -521,6 +546,11 @@ class Connection:
         if kind is Remote or kind is NamedRemote:
             encoder.reference(b"h", obj._target()._id)
             return True
+        if isinstance(obj, RemoteValue):
+            remote = obj.__dict__.get("_codegym_remote")
+            if remote is not None:
+                encoder.reference(b"h", remote._target()._id)
+                return True
         try:
             klass = self._trusted_classes[kind]
         except KeyError:
@@ -602,6 +632,32 @@ class Connection:
         if keep is None or index >= len(keep):
             raise wire.WireError("a reference to an object the harness did not send")
         return keep[index]
+
+    def _decode_value_object(self, decoder):
+        """An object of a program class derived from a plain type (a list subclass with methods, a
+        named tuple the program defined): its base value, compared by the base type's own __eq__, in
+        an instance of the harness's shadow of its class, whose public attributes are the program's
+        (each method call brings the value back up to date)."""
+        remote = decoder.value()
+        value = decoder.value()
+        if not isinstance(remote, Remote):
+            raise wire.WireError("a value object without a handle")
+        base = type(value)
+        if base not in _VALUE_BASES:
+            raise wire.WireError("a value object whose value is not plain data")
+        known = self.values.get(remote._id)
+        if known is not None and type(known).__mro__[-2] is base:
+            _refresh(known, value)
+            return known
+        klass = self.session.value_class(remote._chain or (), base)
+        if klass is None:
+            return value  # no shadow for this class: the plain value alone
+        obj = base.__new__(klass) if base in (list, dict, set) else base.__new__(klass, value)
+        if base in (list, dict, set):
+            base.__init__(obj, value)
+        obj.__dict__["_codegym_remote"] = remote
+        self.values[remote._id] = obj
+        return obj
 
     def _decode_known_handle(self, decoder):
         number = decoder.u64()
@@ -725,6 +781,35 @@ class Connection:
 
 
 _VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
+
+
+def _refresh(obj, value):
+    """Bring the harness's copy of a value-like program object up to date (mutable bases only)."""
+    if isinstance(obj, list):
+        list.__setitem__(obj, slice(None), value)
+    elif isinstance(obj, dict):
+        dict.clear(obj)
+        dict.update(obj, value)
+    elif isinstance(obj, set):
+        set.clear(obj)
+        set.update(obj, value)
+
+
+class RemoteValue:
+    """Mixin of the shadows of program classes derived from plain types: the instance holds the value
+    (so ==, len, iteration and indexing are the base type's own); public attributes and methods are
+    the program's, reached through the handle."""
+
+    def __getattribute__(self, name):
+        if name.startswith("_"):
+            return object.__getattribute__(self, name)
+        remote = object.__getattribute__(self, "__dict__").get("_codegym_remote")
+        if remote is None:
+            return object.__getattribute__(self, name)
+        target = remote._target()
+        if name in target._methods:
+            return RemoteMethod(target, name)
+        return target._conn.ask(b"G", target, name)
 
 
 def _name_of(obj):

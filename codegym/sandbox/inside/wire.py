@@ -203,7 +203,7 @@ class Encoder:
         self.out += b"f" + _F64.pack(float.__float__(obj))
 
     def complex_(self, obj):
-        self.out += b"c" + _C128.pack(complex.__getattribute__(obj, "real"), complex.__getattribute__(obj, "imag"))
+        self.out += b"c" + _C128.pack(complex.real.__get__(obj), complex.imag.__get__(obj))
 
     def string(self, obj):
         data = str.__str__(obj).encode("utf-8", "surrogatepass")
@@ -211,7 +211,8 @@ class Encoder:
         self._check_size()
 
     def raw_bytes(self, obj):
-        data = bytes(obj) if type(obj) is not bytes else obj
+        # a full slice copies the C buffer; bytes(obj) would call a subclass's __bytes__
+        data = bytes.__getitem__(obj, slice(None)) if type(obj) is not bytes else obj
         self.out += b"b" + _U32.pack(len(data)) + data
         self._check_size()
 
@@ -238,7 +239,7 @@ class Encoder:
     def byte_array(self, obj):
         if self._remember(obj):
             return
-        data = bytes(obj)
+        data = bytes(bytearray.__getitem__(obj, slice(None)))
         self.out += b"B" + _U32.pack(len(data)) + data
 
     def list_(self, obj):
@@ -291,8 +292,8 @@ class Encoder:
     def deque_(self, obj):
         if self._remember(obj):
             return
-        items = list(obj)
-        maxlen = obj.maxlen
+        items = list(_Deque.__iter__(obj))
+        maxlen = _Deque.maxlen.__get__(obj)
         if maxlen is not None and maxlen > 0x7FFFFFFF:
             raise Uncrossable(f"a deque with maxlen {maxlen} cannot cross")
         self.out += b"q" + _I32.pack(-1 if maxlen is None else maxlen) + _U32.pack(len(items))
@@ -308,30 +309,37 @@ class Encoder:
     def date_(self, obj):
         self.out += b"D" + _I32.pack(_Date.toordinal(obj))
 
+    # Fields are read through the base type's own descriptors: a subclass's properties could lie.
     def datetime_(self, obj):
-        seconds = obj.hour * 3600 + obj.minute * 60 + obj.second
-        self.out += b"X" + _I32.pack(obj.toordinal()) + _U32.pack(seconds) + _U32.pack(obj.microsecond)
-        self.out += bytes((obj.fold,))
-        self._tz(obj.tzinfo, obj)
+        base = _DateTime
+        seconds = base.hour.__get__(obj) * 3600 + base.minute.__get__(obj) * 60 + base.second.__get__(obj)
+        self.out += b"X" + _I32.pack(_Date.toordinal(obj)) + _U32.pack(seconds)
+        self.out += _U32.pack(base.microsecond.__get__(obj)) + bytes((base.fold.__get__(obj),))
+        self._tz(base.tzinfo.__get__(obj), obj)
 
     def time_(self, obj):
-        seconds = obj.hour * 3600 + obj.minute * 60 + obj.second
-        self.out += b"Y" + _U32.pack(seconds) + _U32.pack(obj.microsecond) + bytes((obj.fold,))
-        self._tz(obj.tzinfo, None)
+        base = _Time
+        seconds = base.hour.__get__(obj) * 3600 + base.minute.__get__(obj) * 60 + base.second.__get__(obj)
+        self.out += b"Y" + _U32.pack(seconds) + _U32.pack(base.microsecond.__get__(obj))
+        self.out += bytes((base.fold.__get__(obj),))
+        self._tz(base.tzinfo.__get__(obj), None)
 
     def timedelta_(self, obj):
-        self.out += b"W" + _I32.pack(obj.days) + _I32.pack(obj.seconds) + _I32.pack(obj.microseconds)
+        base = _TimeDelta
+        days, seconds, micro = base.days.__get__(obj), base.seconds.__get__(obj), base.microseconds.__get__(obj)
+        self.out += b"W" + _I32.pack(days) + _I32.pack(seconds) + _I32.pack(micro)
 
     def decimal_(self, obj):
         self.out += b"M"
         self.string(_Decimal.__str__(obj))
 
     def fraction_(self, obj):
-        if max(obj.numerator.bit_length(), obj.denominator.bit_length()) > 8 * MAX_FRACTION_PART_BYTES:
+        numerator, denominator = _Fraction.numerator.fget(obj), _Fraction.denominator.fget(obj)
+        if max(int.bit_length(numerator), int.bit_length(denominator)) > 8 * MAX_FRACTION_PART_BYTES:
             raise Uncrossable("a Fraction whose parts exceed the size limit")
         self.out += b"Q"
-        self.integer(obj.numerator)
-        self.integer(obj.denominator)
+        self.integer(numerator)
+        self.integer(denominator)
 
     def range_(self, obj):
         self.out += b"R"
@@ -397,6 +405,15 @@ _SUBCLASS_ENCODERS = (
     (_Decimal, Encoder.decimal_),
     (_Fraction, Encoder.fraction_),
 )
+_BASE_ENCODERS = dict(_SUBCLASS_ENCODERS)
+
+
+def encode_as_base(encoder: Encoder, obj: object, base: type) -> None:
+    """Encode obj (an instance of a subclass of `base`) as its base value, read at C level:
+    calling base(obj) would run the subclass's own __iter__/__int__/__str__, which can lie."""
+    _BASE_ENCODERS[base](encoder, obj)
+
+
 # range and compiled patterns cannot be subclassed: only their exact types are encoded
 
 # Types whose values can never change in place: the program's copy of such an argument is never
