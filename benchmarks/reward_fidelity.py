@@ -63,7 +63,9 @@ def canonical_section(judge: RewardJudge, tasks, repeats: int) -> dict[str, floa
     totals: dict[str, list[float]] = defaultdict(list)
     flags = 0
     for _ in range(repeats):
-        for task, breakdown in zip(tasks, judge_all(judge, [(t, t.reference_solution) for t in tasks]), strict=True):
+        for task, breakdown in zip(
+            tasks, judge_all(judge, [(t, t.reference_solution) for t in tasks]), strict=True
+        ):
             totals[task.task_id].append(breakdown.total if breakdown.total is not None else float("nan"))
             flags += bool(breakdown.flags)
     spread = max(max(v) - min(v) for v in totals.values())
@@ -120,9 +122,7 @@ def variants_section(backend) -> None:
         for row, breakdown in zip(rows, breakdowns, strict=True):
             scores[row["task_id"]][row["variant"]] = breakdown.total if breakdown.total is not None else -9.0
         if label == "default":
-            ordered = sum(
-                s["clean"] > s["ugly"] > s["partial"] >= s["wrong"] for s in scores.values()
-            )
+            ordered = sum(s["clean"] > s["ugly"] > s["partial"] >= s["wrong"] for s in scores.values())
             faster = sum(s["clean"] > s["slow"] for s in scores.values())
             print(
                 f"variants ({len(scores)} tasks), default config: clean > ugly > partial >= wrong on "
@@ -139,7 +139,9 @@ def variants_section(backend) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeats", type=int, default=4)
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument("--skip-variants", action="store_true")

@@ -41,13 +41,14 @@ def judge(
 
     with user_errors():
         try:
-            task_pack = registry(tasks_dir).load(pack)
             config = reward_config(reward_config_path) if with_reward else None
-            total = count_rows(samples) if samples.is_file() else 0
-            results_cache = result_cache(cache) if with_reward else None
             with backend(
                 backend_name, workers, coverage=bool(config and config.measures_coverage)
             ) as sandbox:
+                sandbox.start_in_background()  # the workers start while the pack loads
+                task_pack = registry(tasks_dir).load(pack)
+                total = count_rows(samples) if samples.is_file() else 0
+                results_cache = result_cache(cache) if with_reward else None
                 judge_rewards = RewardJudge(sandbox, config, results_cache) if config else None
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except JudgeError as exc:

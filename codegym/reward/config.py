@@ -123,11 +123,15 @@ class RewardConfig:
     )
     timing_tolerance: float = field(
         default=0.3,
-        metadata={"help": "Up to this fraction slower than the reference still scores as fast as the reference."},
+        metadata={
+            "help": "Up to this fraction slower than the reference still scores as fast as the reference."
+        },
     )
     efficiency_step: float = field(
         default=0.1,
-        metadata={"help": "Efficiency is rounded down to a multiple of this, so noise rarely moves the score."},
+        metadata={
+            "help": "Efficiency is rounded down to a multiple of this, so noise rarely moves the score."
+        },
     )
     completion_format: CompletionFormat = field(
         default="auto",

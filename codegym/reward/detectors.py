@@ -175,7 +175,9 @@ DETECTORS: dict[str, Detector] = {
 RETIRED_DETECTORS = {
     "exit_hook_tampering": "it matched source text; exits during tests are now `early_exit` evidence",
     "stdout_forging": "printing cannot forge the verdict any more",
-    "verdict_forgery": "the program never holds the verdict channel; garbage on its call channel is `sandbox_attack`",
+    "verdict_forgery": (
+        "the program never holds the verdict channel; garbage on its call channel is `sandbox_attack`"
+    ),
     "test_tampering": "the tests run in a harness the program cannot reach",
 }
 

@@ -55,6 +55,10 @@ class SandboxBackend(abc.ABC):
     def start(self) -> None:  # noqa: B027 - optional hook: start workers eagerly
         """Start workers now instead of on first use."""
 
+    def start_in_background(self) -> None:  # noqa: B027 - optional hook
+        """Begin starting workers while the caller does other work (loading a pack); the first
+        execution waits for them, and a failed start is raised there."""
+
     @abc.abstractmethod
     def close(self) -> None:
         """Stop all workers and release resources."""
@@ -73,6 +77,9 @@ class PooledBackend(SandboxBackend):
 
     def start(self) -> None:
         self.pool.start()
+
+    def start_in_background(self) -> None:
+        self.pool.start_in_background()
 
     def execute(self, request: ExecRequest) -> ExecResult:
         return self.pool.execute(request)

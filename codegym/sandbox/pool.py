@@ -188,6 +188,15 @@ class WorkerPool:
             self._handles.append(handle)
             self._idle.put(handle)
 
+    def start_in_background(self) -> None:
+        threading.Thread(target=self._warm_up, name="codegym-pool-start", daemon=True).start()
+
+    def _warm_up(self) -> None:
+        # A failure here is not lost: no worker was kept, so the first execution starts them
+        # again and raises the error to its caller.
+        with contextlib.suppress(Exception):
+            self._ensure_started()
+
     def _new_handle(self, slot: int) -> WorkerHandle:
         if self.transport is not None:
             channel = self.transport(slot)
@@ -263,7 +272,9 @@ class WorkerPool:
                     infra_failures += 1
                     handle = self._safe_replace(handle)
                     if infra_failures > self.max_retries:
-                        return ExecResult.sandbox_error(str(exc), backend=self.backend_name, attempts=attempts)
+                        return ExecResult.sandbox_error(
+                            str(exc), backend=self.backend_name, attempts=attempts
+                        )
         finally:
             self._idle.put(handle)
 

@@ -15,7 +15,6 @@ optimizer, scheduler, RNG and step counters from a codegym checkpoint and runs t
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace

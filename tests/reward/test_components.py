@@ -50,7 +50,7 @@ def test_complexity_counts_the_generated_functions_only() -> None:
     prompt = (
         '"""A long module docstring the prompt wrote.\n\nIt goes on.\n"""\n\n\n'
         "def helper(x):\n    if x:\n        return 1\n    elif x is None:\n        return 2\n    return 3\n\n\n"
-        "def f(x):\n    \"\"\"Docstring.\"\"\"\n"
+        'def f(x):\n    """Docstring."""\n'
     )
     first = prompt.count("\n") + 1
     one_liner = complexity_report(prompt + "    return x\n", first)

@@ -70,7 +70,9 @@ def test_foreign_return_type_is_evidence_when_a_test_fails(reward_backend, mini_
     judge = RewardJudge(reward_backend, RewardConfig())
     honest, cheat = judge.score_many([(task, task.reference_solution, None), (task, fake, None)])
     assert honest.breakdown.passed and not honest.breakdown.flags
-    assert cheat.result is not None and cheat.result.tests_passed == 0  # the comparison was never the program's
+    assert (
+        cheat.result is not None and cheat.result.tests_passed == 0
+    )  # the comparison was never the program's
     assert cheat.breakdown.flags == ("always_equal",)
     assert "solution.Flexible" in cheat.breakdown.details["detector_evidence"]["always_equal"]
 
@@ -110,5 +112,5 @@ def test_disabled_detectors_do_not_fire(reward_backend) -> None:
 def test_retired_detectors_are_refused_with_the_reason() -> None:
     from codegym.reward.config import RewardConfigError
 
-    with pytest.raises(RewardConfigError, match="stdout_forging.*retired.*printing"):
+    with pytest.raises(RewardConfigError, match=r"stdout_forging.*retired.*printing"):
         RewardConfig.from_dict({"detectors": ["stdout_forging"]})

@@ -52,7 +52,10 @@ def test_correct_idioms_raise_no_flag_judged_three_times(reward_backend) -> None
     items = [(task_of(row["task_id"]), row["solution"], None) for row in rows]
     for _ in range(3):
         flagged = {
-            f"{row['task_id']} ({row['idiom']})": (scored.breakdown.flags, scored.breakdown.details["detector_evidence"])
+            f"{row['task_id']} ({row['idiom']})": (
+                scored.breakdown.flags,
+                scored.breakdown.details["detector_evidence"],
+            )
             for row, scored in zip(rows, judge.score_many(items), strict=True)
             if scored.breakdown.flags or not scored.breakdown.passed
         }
@@ -83,7 +86,10 @@ def test_identical_programs_get_identical_efficiency(reward_backend) -> None:
     tasks = [HUMANEVAL.get(f"HumanEval/{i}") for i in range(0, 164, 11)]
     judge = RewardJudge(reward_backend, RewardConfig())
     runs = [
-        [r.breakdown.components["efficiency"] for r in judge.score_many([(t, t.reference_solution, None) for t in tasks])]
+        [
+            r.breakdown.components["efficiency"]
+            for r in judge.score_many([(t, t.reference_solution, None) for t in tasks])
+        ]
         for _ in range(3)
     ]
     assert runs[0] == runs[1] == runs[2]

@@ -225,7 +225,9 @@ def test_a_program_that_never_answers_times_out(local_backend: LocalBackend) -> 
     assert [t.outcome for t in result.tests] == [TestOutcome.TIMEOUT]
 
 
-@pytest.mark.parametrize("exit_call", ["raise SystemExit(0)", "raise KeyboardInterrupt", "raise GeneratorExit"])
+@pytest.mark.parametrize(
+    "exit_call", ["raise SystemExit(0)", "raise KeyboardInterrupt", "raise GeneratorExit"]
+)
 def test_exits_raised_by_the_program_fail_the_test(local_backend: LocalBackend, exit_call: str) -> None:
     solution = f"def answer():\n    {exit_call}\n\ndef fine():\n    return 1\n"
     tests = (

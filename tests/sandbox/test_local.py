@@ -316,12 +316,15 @@ def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) 
     spin = "def spin():\n    n = 0\n    for i in range(3_000_000):\n        n += i\n"
     programs = {
         "inline": spin + "def work():\n    spin()\n    return 1\n",
-        "thread": "import threading\n" + spin
+        "thread": "import threading\n"
+        + spin
         + "def work():\n    t = threading.Thread(target=spin)\n    t.start()\n    t.join()\n    return 1\n",
-        "child": "import os\n" + spin
+        "child": "import os\n"
+        + spin
         + "def work():\n    pid = os.fork()\n    if pid == 0:\n        spin()\n        os._exit(0)\n"
         "    os.waitpid(pid, 0)\n    return 1\n",
-        "orphan": "import os, time\n" + spin
+        "orphan": "import os, time\n"
+        + spin
         + "def work():\n    if os.fork() == 0:\n        if os.fork() == 0:\n            spin()\n        os._exit(0)\n"
         "    time.sleep(0.6)\n    return 1\n",
     }
@@ -467,7 +470,9 @@ def test_a_coverage_pass_cut_by_its_budget_reports_no_figure(local_backend: Loca
         ),
     ],
 )
-def test_programs_fighting_the_measurement_keep_their_verdict(local_backend: LocalBackend, solution: str) -> None:
+def test_programs_fighting_the_measurement_keep_their_verdict(
+    local_backend: LocalBackend, solution: str
+) -> None:
     tests = "from solution import spin, other\n\ndef test_all():\n    assert spin(300) > 0\n    assert other() == 1\n"
     result = run(local_backend, solution, tests, measure_coverage=True, timing_repeats=2)
     assert result.status is ExecStatus.PASSED, result.message

@@ -35,7 +35,9 @@ def check_agreement(backend: SandboxBackend) -> None:
     tasks = list(PACK.tasks.values())
     canonical = backend.execute_many([request_for_task(t, t.reference_solution) for t in tasks])
     failing_canonical = {
-        t.task_id: (r.status.value, r.message[:200]) for t, r in zip(tasks, canonical, strict=True) if not r.passed
+        t.task_id: (r.status.value, r.message[:200])
+        for t, r in zip(tasks, canonical, strict=True)
+        if not r.passed
     }
     assert failing_canonical == {}
     mutants = load_mutants()

@@ -21,7 +21,8 @@ class Tracer:
         import coverage
 
         self.path = os.path.join(scratch_dir, solution_path)
-        # Only the solution file is traced: the repo's files and our own lines would cost time and mean nothing.
+        # Only the solution file is traced: the repo's files and our own lines would cost time and
+        # mean nothing.
         self.cov = coverage.Coverage(data_file=None, branch=True, include=[self.path], config_file=False)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -1,11 +1,14 @@
 """The trusted harness: runs a request's tests against the program process and decides every outcome.
 
-Forked by the worker for each run, it drops to its own uid (never the program's), makes itself
-non-dumpable and keeps only its channel to the worker. It holds the tests — hidden and visible —
-in memory (the real-pytest path writes them into a directory only its uid can read), executes them
-in this process, and sees the candidate only through proxies (remote.py) over a socket to a program
-process that the zygote started. It is the only writer of the verdict: it streams each test's
-outcome to the worker, which assembles the result.
+Forked by the worker when it starts (and again after a run that timed out, overflowed its output
+or faulted), it drops to its own uid (never the program's), makes itself non-dumpable and keeps only
+its channel to the worker; it then serves run after run, forgetting each run's tests, modules and
+proxies before the next (the program never shares its process, so nothing it did can wait there).
+It holds the tests — hidden and visible — in memory (the real-pytest path writes them into a
+directory only its uid can read), executes them in this process, and sees the candidate only
+through proxies (remote.py) over a pipe pair to a program process that the zygote started. It is
+the only writer of the verdict: it streams each test's outcome to the worker, which assembles the
+result.
 
 Passes, each with a fresh program process and fresh scratch files:
 * verdict — every test; its outcomes are the verdict (and, when it ran exactly the measured tests,
@@ -247,8 +250,13 @@ class Harness:
                     self._flag_violation(True)
                 message, frames = self._format(exc)
                 outcome = "memory" if isinstance(exc, MemoryError) else "error"
-                self.emit("collect_error", message=message, traceback=frames, outcome=outcome,
-                          lost=self.program_lost is not None)
+                self.emit(
+                    "collect_error",
+                    message=message,
+                    traceback=frames,
+                    outcome=outcome,
+                    lost=self.program_lost is not None,
+                )
                 return None
             collected.extend(_collect(module, filename, path))
         return collected
@@ -349,13 +357,19 @@ class Harness:
         pytest.main(
             [
                 "-q",
-                "-p", "no:cacheprovider",
-                "-p", "no:stepwise",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:stepwise",
                 "--assert=plain",
-                "--rootdir", tests_dir,
-                "--confcutdir", tests_dir,
-                "-o", "python_files=*.py",
-                "-o", "addopts=",
+                "--rootdir",
+                tests_dir,
+                "--confcutdir",
+                tests_dir,
+                "-o",
+                "python_files=*.py",
+                "-o",
+                "addopts=",
                 *targets,
             ],
             plugins=[plugin],
@@ -380,7 +394,9 @@ class Harness:
         except BaseException:
             self.end_pass()
             return
-        complete = self._measured_pass(tests, time.monotonic() + float(self.request.get("coverage_budget_s", 0.02)))
+        complete = self._measured_pass(
+            tests, time.monotonic() + float(self.request.get("coverage_budget_s", 0.02))
+        )
         data = None
         if complete and not connection.closed:
             connection.deadline = None
@@ -472,14 +488,20 @@ def _outcome_for(exc):
 def _collect(module, filename, path):
     found = []
     for name, obj in list(module.__dict__.items()):
-        if name.startswith("test") and isinstance(obj, types.FunctionType) and obj.__code__.co_filename == path:
+        if (
+            name.startswith("test")
+            and isinstance(obj, types.FunctionType)
+            and obj.__code__.co_filename == path
+        ):
             found.append((f"{filename}::{name}", filename, obj))
         elif name.startswith("Test") and isinstance(obj, type) and obj.__module__ == module.__name__:
             if "__init__" in obj.__dict__:
                 continue
             for method_name, method in list(obj.__dict__.items()):
                 if method_name.startswith("test") and isinstance(method, types.FunctionType):
-                    found.append((f"{filename}::{name}::{method_name}", filename, _method_runner(obj, method_name)))
+                    found.append(
+                        (f"{filename}::{name}::{method_name}", filename, _method_runner(obj, method_name))
+                    )
     return found
 
 
@@ -603,8 +625,15 @@ def serve(control, layout, harness_uid):
         for fd in (0, 1):
             os.dup2(devnull, fd)
         os.environ.clear()
-        os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": layout["tests"],
-                           "TMPDIR": layout["tests"], "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        os.environ.update(
+            {
+                "PATH": "/usr/bin:/bin",
+                "LANG": "C.UTF-8",
+                "HOME": layout["tests"],
+                "TMPDIR": layout["tests"],
+                "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+            }
+        )
         if harness_uid is not None:
             osutil.become(harness_uid)
         osutil.prctl(osutil.PR_SET_DUMPABLE, 0)
@@ -639,8 +668,11 @@ def run_one(message, layout, control, prepared_cache):
     except HarnessFault as exc:
         harness.emit("runner_error", message=str(exc))
     except BaseException as exc:
-        harness.emit("runner_error", message=f"{type(exc).__name__}: {_safe_str(exc)}",
-                     traceback=traceback.format_exc()[-4000:])
+        harness.emit(
+            "runner_error",
+            message=f"{type(exc).__name__}: {_safe_str(exc)}",
+            traceback=traceback.format_exc()[-4000:],
+        )
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _close_program(harness)

@@ -469,7 +469,10 @@ class ProgramServer:
         chain = self.chains.get(klass)
         if chain is None:
             chain = tuple(
-                (_safe_text(lambda k: str(k.__module__), k, 200), _safe_text(lambda k: str(k.__qualname__), k, 200))
+                (
+                    _safe_text(lambda k: str(k.__module__), k, 200),
+                    _safe_text(lambda k: str(k.__qualname__), k, 200),
+                )
                 for k in klass.__mro__[:MAX_CHAIN]
             )
             self.chains[klass] = chain
@@ -487,8 +490,9 @@ class ProgramServer:
         if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
             module = _safe_text(lambda o: str(getattr(o, "__module__", "") or ""), obj, 200)
             return ("function", module, _safe_text(lambda o: str(o.__qualname__), obj, 200), (), ())
-        module, qualname = _safe_text(lambda k: str(k.__module__), kind, 200), _safe_text(
-            lambda k: str(k.__qualname__), kind, 200
+        module, qualname = (
+            _safe_text(lambda k: str(k.__module__), kind, 200),
+            _safe_text(lambda k: str(k.__qualname__), kind, 200),
         )
         if hasattr(kind, "__next__"):
             return ("iterator", module, qualname, (), self._chain(kind))
@@ -562,7 +566,9 @@ class ProgramServer:
         kind = type(exc)
         bases = []
         for klass in kind.__mro__[1:]:
-            bases.append((_safe_text(lambda k: str(k.__module__), klass), _safe_text(lambda k: k.__qualname__, klass)))
+            bases.append(
+                (_safe_text(lambda k: str(k.__module__), klass), _safe_text(lambda k: k.__qualname__, klass))
+            )
             if klass.__module__ == "builtins":
                 break
         try:
@@ -656,7 +662,7 @@ def _flat_snapshot(args, kwargs):
 
 
 def _flat_unchanged(args, kwargs, copies):
-    for value, copy in zip((*args, *kwargs.values()), copies):
+    for value, copy in zip((*args, *kwargs.values()), copies, strict=True):
         if copy is None:
             continue
         if type(value) is dict:
@@ -665,7 +671,9 @@ def _flat_unchanged(args, kwargs, copies):
         elif type(value) is bytearray:
             if bytes(value) != copy:
                 return False
-        elif not (len(value) == len(copy) and all(a is b or a == b for a, b in zip(value, copy))):
+        elif not (
+            len(value) == len(copy) and all(a is b or a == b for a, b in zip(value, copy, strict=True))
+        ):
             return False
     return True
 

@@ -105,8 +105,10 @@ class Session:
             return sys.modules.get(name)
         module = sys.modules.get(name)
         top = name.partition(".")[0]
-        if isinstance(module, types.ModuleType) and not isinstance(module, RemoteModule) and (
-            top in sys.stdlib_module_names
+        if (
+            isinstance(module, types.ModuleType)
+            and not isinstance(module, RemoteModule)
+            and (top in sys.stdlib_module_names)
         ):
             return module
         return None
@@ -128,7 +130,7 @@ class Session:
     def exception_from(self, info):
         """The harness-side exception for a program exception's description (see program.py)."""
         try:
-            module, qualname, bases, args, message, frames, state, is_exception = info
+            module, qualname, bases, args, message, frames, state, _is_exception = info
         except (TypeError, ValueError):
             return ProgramGone("the program sent a malformed exception")
         module, qualname = _text(module), _text(qualname)
@@ -503,10 +505,14 @@ class Connection:
 
     def _run_callback(self, number, args, kwargs):
         function = self.callback_ids.get(number) if type(number) is int else None
-        if function is None or getattr(function, "__next__", None) is not None and not callable(function):
+        if function is None or (getattr(function, "__next__", None) is not None and not callable(function)):
             self._fail(RuntimeError("that harness callable has expired"))
             return
-        if not isinstance(args, tuple) or not isinstance(kwargs, dict) or not all(type(k) is str for k in kwargs):
+        if (
+            not isinstance(args, tuple)
+            or not isinstance(kwargs, dict)
+            or not all(type(k) is str for k in kwargs)
+        ):
             self._lose("the program sent a malformed callback", violation=True)
         try:
             result = function(*args, **kwargs)
@@ -597,7 +603,10 @@ class Connection:
     def _trusted_class_of(self, kind):
         """`kind` when its instances may travel by value: a class of the task's repo (never a subclass
         the tests or the program defined)."""
-        if self.session.is_repo_module(kind.__module__) and self.session.resolve(kind.__module__, kind.__qualname__) is kind:
+        if (
+            self.session.is_repo_module(kind.__module__)
+            and self.session.resolve(kind.__module__, kind.__qualname__) is kind
+        ):
             return kind
         return None
 
@@ -684,8 +693,14 @@ class Connection:
         if kind not in _REMOTE_KINDS:
             raise wire.WireError(f"unknown handle kind {kind!r}")
         module, qualname = _text(module)[:200], _text(qualname)[:200]
-        methods = frozenset(m for m in methods if type(m) is str) if isinstance(methods, tuple) else frozenset()
-        pairs = [(_text(m), _text(q)) for m, q in (c for c in chain if _pair(c))][:16] if isinstance(chain, tuple) else []
+        methods = (
+            frozenset(m for m in methods if type(m) is str) if isinstance(methods, tuple) else frozenset()
+        )
+        pairs = (
+            [(_text(m), _text(q)) for m, q in (c for c in chain if _pair(c))][:16]
+            if isinstance(chain, tuple)
+            else []
+        )
         label = f"{module}.{qualname}".strip(".") or "object"
         if kind == "exc_class":
             klass = self.session._exception_class(pairs or [(module, qualname)])
@@ -828,7 +843,7 @@ class Remote:
     """An object that stays in the program process. Equality is identity; its truth, length and
     string are asked of the program as plain data (as any method's result would be)."""
 
-    __slots__ = ("_buffer", "_chain", "_conn", "_id", "_kind", "_label", "_methods", "_shadow", "__weakref__")
+    __slots__ = ("__weakref__", "_buffer", "_chain", "_conn", "_id", "_kind", "_label", "_methods", "_shadow")
 
     def __init__(self, conn, number, kind, label, methods):
         object.__setattr__(self, "_conn", conn)
@@ -1086,12 +1101,15 @@ class RemoteModule(types.ModuleType):
             if remote is not None and len(path) == 1:
                 return session.shadow_class(remote._chain or ((self.__name__, path[0]),), None, path=path)
             return value
-        if isinstance(value, Remote) and not isinstance(value, NamedRemote):
-            if value._kind in ("function", "callable", "object", "module"):
-                label = ".".join(path) if value._kind == "function" else value._label
-                named = NamedRemote(session, path, value._kind, label, value._methods)
-                object.__setattr__(named, "_chain", value._chain)
-                return named
+        if (
+            isinstance(value, Remote)
+            and not isinstance(value, NamedRemote)
+            and value._kind in ("function", "callable", "object", "module")
+        ):
+            label = ".".join(path) if value._kind == "function" else value._label
+            named = NamedRemote(session, path, value._kind, label, value._methods)
+            object.__setattr__(named, "_chain", value._chain)
+            return named
         return value
 
     def __getattr__(self, name):

@@ -27,7 +27,9 @@ def _rewrite_assert(node):
     )
     thunk = ast.copy_location(ast.Lambda(args=arguments, body=message), node)
     helper = ast.copy_location(ast.Name(id=EQ_HELPER_NAME, ctx=ast.Load()), node)
-    call = ast.copy_location(ast.Call(func=helper, args=[test.left, test.comparators[0], thunk], keywords=[]), node)
+    call = ast.copy_location(
+        ast.Call(func=helper, args=[test.left, test.comparators[0], thunk], keywords=[]), node
+    )
     return ast.copy_location(ast.Expr(value=call), node)
 
 

@@ -326,7 +326,11 @@ class Encoder:
 
     def timedelta_(self, obj):
         base = _TimeDelta
-        days, seconds, micro = base.days.__get__(obj), base.seconds.__get__(obj), base.microseconds.__get__(obj)
+        days, seconds, micro = (
+            base.days.__get__(obj),
+            base.seconds.__get__(obj),
+            base.microseconds.__get__(obj),
+        )
         self.out += b"W" + _I32.pack(days) + _I32.pack(seconds) + _I32.pack(micro)
 
     def decimal_(self, obj):
@@ -438,7 +442,9 @@ def encode_into(encoder, value):
         with deep_codec():
             encoder.value(value)
     if len(encoder.out) > encoder.max_bytes:
-        raise Uncrossable(f"the value needs {len(encoder.out)} bytes, over the {encoder.max_bytes}-byte limit")
+        raise Uncrossable(
+            f"the value needs {len(encoder.out)} bytes, over the {encoder.max_bytes}-byte limit"
+        )
     return bytes(encoder.out)
 
 
@@ -692,7 +698,9 @@ class Decoder:
     def _fraction(self):
         numerator, denominator = self._integer_value(), self._integer_value()
         if max(numerator.bit_length(), denominator.bit_length()) > 8 * MAX_FRACTION_PART_BYTES:
-            raise WireError("a Fraction whose parts exceed the size limit (normalising it would take too long)")
+            raise WireError(
+                "a Fraction whose parts exceed the size limit (normalising it would take too long)"
+            )
         if denominator == 0:
             raise WireError("a Fraction with denominator 0")
         return _Fraction(numerator, denominator)

@@ -38,7 +38,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import osutil
 import protocol
-import testprep
 import zygote
 
 KEEP_OUTPUT_BYTES = 8 * 1024
@@ -96,8 +95,12 @@ def apply_mount_plan(plan):
     for device in ("null", "zero", "full", "random", "urandom", "tty"):
         if os.path.exists("/dev/" + device):
             _bind("/dev/" + device, f"{root}/dev/{device}", writable=True)
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
-                         ("stderr", "/proc/self/fd/2")):
+    for name, target in (
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ):
         os.symlink(target, f"{root}/dev/{name}")
     os.makedirs(root + "/dev/shm", exist_ok=True)
     _mount("tmpfs", root + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
@@ -454,7 +457,9 @@ class Worker:
                     watch.append(control.fileno())
                 if harness_fd is not None:
                     watch.append(harness_fd)
-                ready, _, _ = select.select(watch, [], [], min(remaining, 0.05 if harness_fd is None else remaining))
+                ready, _, _ = select.select(
+                    watch, [], [], min(remaining, 0.05 if harness_fd is None else remaining)
+                )
                 for fd in ready:
                     if fd in streams:
                         data = os.read(fd, 65536)
@@ -498,7 +503,9 @@ class Worker:
                         if not data:
                             break
                         for record in reader.feed(data):
-                            for item in record.get("records", [record]) if record.get("k") == "batch" else [record]:
+                            for item in (
+                                record.get("records", [record]) if record.get("k") == "batch" else [record]
+                            ):
                                 run.records.add(item)
                 except OSError:
                     pass
@@ -667,7 +674,9 @@ class Worker:
         subprocess). Its orphans are our children: scan, kill, reap until none is left."""
         for _ in range(200):
             keep = {1, os.getpid(), self.zygote_pid, self.harness_pid}
-            stragglers = [pid for pid in osutil.other_pids(keep) if _uid_of(pid) not in (None, self.program_uid)]
+            stragglers = [
+                pid for pid in osutil.other_pids(keep) if _uid_of(pid) not in (None, self.program_uid)
+            ]
             if not stragglers:
                 return
             for pid in stragglers:
@@ -718,7 +727,7 @@ class Worker:
             lost = records.program_lost or {}
             if sig is not None:
                 message = f"crashed: killed by signal {sig} ({_signal_name(sig)})"
-            elif exit_code is not None and exit_code != 0 or "ended" in str(lost.get("message", "")):
+            elif (exit_code is not None and exit_code != 0) or "ended" in str(lost.get("message", "")):
                 message = f"the program exited before the tests finished (exit code {exit_code})"
                 flags.append("early_exit")
             else:
@@ -730,7 +739,9 @@ class Worker:
                 message += "\n" + str(records.collect_error["traceback"])
         elif records.runner_error is not None or not records.end:
             status, fault = "sandbox_error", "harness"
-            message = "the harness failed: {}".format((records.runner_error or {}).get("message", "it exited early"))
+            message = "the harness failed: {}".format(
+                (records.runner_error or {}).get("message", "it exited early")
+            )
         elif not tests:
             status, message = "error", "no tests were collected"
         elif all(o == "passed" for o in outcomes):
@@ -844,7 +855,9 @@ def serve(config):
     try:
         info = worker.prepare()
     except Exception as exc:
-        protocol.write_frame(channel_out, {"op": "hello", "ok": False, "error": f"{type(exc).__name__}: {exc}"})
+        protocol.write_frame(
+            channel_out, {"op": "hello", "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        )
         return 2
     protocol.write_frame(channel_out, {"op": "hello", "ok": True, "info": info})
     while True:

@@ -228,7 +228,12 @@ class Zygote:
             os.close(notify_r)
             os.close(go_w)
         if not started:
-            return {"op": "spawned", "pid": None, "error": "the program process did not start", "previous": previous}
+            return {
+                "op": "spawned",
+                "pid": None,
+                "error": "the program process did not start",
+                "previous": previous,
+            }
         return {"op": "spawned", "pid": pid, "previous": previous}
 
     def _coverage_probe(self, message):
