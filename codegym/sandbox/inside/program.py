@@ -15,7 +15,6 @@ Protocol (frames of wire.Channel: a kind byte and one encoded value):
   b"x" (exception), serving nested requests meanwhile.
 """
 
-import enum
 import importlib
 import os
 import sys
@@ -429,26 +428,7 @@ class ProgramServer:
             encoder.reference(b"P", id(obj))
 
     def _encode_repo_object(self, encoder, obj, klass):
-        if isinstance(obj, enum.Enum):
-            encoder.out += b"e"
-            encoder.text(klass.__module__)
-            encoder.text(klass.__qualname__)
-            encoder.text(obj.name)
-            return
-        if encoder._remember(obj):
-            return
-        base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
-        encoder.out += b"o"
-        encoder.text(klass.__module__)
-        encoder.text(klass.__qualname__)
-        if base is None:
-            encoder.out += b"O"
-        else:
-            encoder.out += b"V"
-            wire.encode_as_base(encoder, obj, base)
-        state = getattr(obj, "__dict__", None)
-        encoder.value(dict(state) if isinstance(state, dict) else {})
-        encoder.value({name: getattr(obj, name) for name in wire.slot_names(klass) if hasattr(obj, name)})
+        wire.encode_class_instance(encoder, obj, klass)
 
     def _encode_handle(self, encoder, obj):
         number = self.handle_of.get(id(obj))
@@ -689,7 +669,7 @@ def _source_line(path, lineno):
     return ""
 
 
-_VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
+_VALUE_BASES = wire.VALUE_BASES
 _MUTATED = object()
 
 

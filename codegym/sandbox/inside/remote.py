@@ -611,30 +611,8 @@ class Connection:
         return None
 
     def _encode_trusted_object(self, encoder, obj, klass):
-        import enum
+        wire.encode_class_instance(encoder, obj, klass)
 
-        if isinstance(obj, enum.Enum):
-            encoder.out += b"e"
-            encoder.text(klass.__module__)
-            encoder.text(klass.__qualname__)
-            encoder.text(obj.name)
-            return
-        if encoder._remember(obj):
-            return
-        base = next((b for b in klass.__mro__ if b in _VALUE_BASES), None)
-        encoder.out += b"o"
-        encoder.text(klass.__module__)
-        encoder.text(klass.__qualname__)
-        if base is None:
-            encoder.out += b"O"
-        else:
-            encoder.out += b"V"
-            encoder.value(base(obj))
-        state = getattr(obj, "__dict__", None)
-        encoder.value(dict(state) if isinstance(state, dict) else {})
-        encoder.value({name: getattr(obj, name) for name in wire.slot_names(klass) if hasattr(obj, name)})
-
-    # -- decoding (program -> harness): only what the harness chooses to accept --------------
     def _decode_sent(self, decoder):
         index = decoder.u32()
         keep = self.sent[-1] if self.sent else None
@@ -795,7 +773,7 @@ class Connection:
         return obj
 
 
-_VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
+_VALUE_BASES = wire.VALUE_BASES
 
 
 def _refresh(obj, value):
