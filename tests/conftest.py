@@ -53,3 +53,12 @@ def task_registry():
     from codegym.tasks.registry import TaskRegistry
 
     return TaskRegistry()
+
+
+@pytest.fixture(autouse=True)
+def private_yardstick_store(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CLI commands keep reference yardsticks under ~/.cache by default: never the tester's own."""
+    path = tmp_path_factory.mktemp("yardsticks") / "yardsticks.sqlite"
+    monkeypatch.setattr("codegym.reward.cache.default_yardstick_path", lambda: path)

@@ -65,6 +65,12 @@ CacheOption = typer.Option(
     "--cache",
     help="Result cache: default (SQLite under ~/.cache/codegym), a .sqlite path, redis://..., memory, off.",
 )
+YardsticksOption = typer.Option(
+    "default",
+    "--yardsticks",
+    help="Where the reference solutions' measurements (per task and machine) are kept across runs, "
+    "even with --cache off: default (~/.cache/codegym/yardsticks.sqlite), a .sqlite path, off.",
+)
 
 
 def reward_config(path: Path | None):
@@ -79,6 +85,14 @@ def result_cache(spec: str):
     if spec == "off":
         return None
     return open_cache(None if spec == "default" else spec)
+
+
+def yardstick_store(spec: str):
+    from codegym.reward.cache import SQLiteCache, default_yardstick_path
+
+    if spec == "off":
+        return None
+    return SQLiteCache(default_yardstick_path() if spec == "default" else Path(spec))
 
 
 def print_json(data: Any) -> None:

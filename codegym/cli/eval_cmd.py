@@ -18,6 +18,7 @@ from codegym.cli.common import (
     RewardConfigOption,
     TasksDirOption,
     WorkersOption,
+    YardsticksOption,
     backend,
     console,
     error_console,
@@ -26,6 +27,7 @@ from codegym.cli.common import (
     result_cache,
     reward_config,
     user_errors,
+    yardstick_store,
 )
 from codegym.cli.leaderboard_cmd import DbOption, db_url
 
@@ -84,6 +86,7 @@ def eval_command(
     workers: int = WorkersOption,
     reward_config_path: Path = RewardConfigOption,
     cache: str = CacheOption,
+    yardsticks: str = YardsticksOption,
     tasks_dir: list[Path] = TasksDirOption,
     db: str = DbOption,
     record: bool = typer.Option(True, "--record/--no-record", help="Record the run in the results database."),
@@ -192,7 +195,7 @@ def eval_command(
                 else None
             )
             with backend(backend_name, workers, coverage=config.measures_coverage) as sandbox:
-                judge = RewardJudge(sandbox, config, result_cache(cache))
+                judge = RewardJudge(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
                 outcome = _run(
                     run_eval,
                     pack=task_pack,

@@ -14,12 +14,14 @@ from codegym.cli.common import (
     RewardConfigOption,
     TasksDirOption,
     WorkersOption,
+    YardsticksOption,
     backend,
     console,
     registry,
     result_cache,
     reward_config,
     user_errors,
+    yardstick_store,
 )
 from codegym.eval.judge import JudgeError, JudgeSummary, count_rows, judge_samples_file
 
@@ -34,6 +36,7 @@ def judge(
     with_reward: bool = typer.Option(True, "--reward/--no-reward", help="Add the joint reward to each row."),
     reward_config_path: Path = RewardConfigOption,
     cache: str = CacheOption,
+    yardsticks: str = YardsticksOption,
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
@@ -49,7 +52,11 @@ def judge(
                 task_pack = registry(tasks_dir).load(pack)
                 total = count_rows(samples) if samples.is_file() else 0
                 results_cache = result_cache(cache) if with_reward else None
-                judge_rewards = RewardJudge(sandbox, config, results_cache) if config else None
+                judge_rewards = (
+                    RewardJudge(sandbox, config, results_cache, yardstick_store(yardsticks))
+                    if config
+                    else None
+                )
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except JudgeError as exc:
             raise ValueError(str(exc)) from exc

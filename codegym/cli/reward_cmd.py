@@ -12,6 +12,7 @@ from codegym.cli.common import (
     CacheOption,
     RewardConfigOption,
     TasksDirOption,
+    YardsticksOption,
     backend,
     console,
     print_json,
@@ -19,6 +20,7 @@ from codegym.cli.common import (
     result_cache,
     reward_config,
     user_errors,
+    yardstick_store,
 )
 
 
@@ -32,6 +34,7 @@ def reward(
     reward_config_path: Path = RewardConfigOption,
     backend_name: str = BackendOption,
     cache: str = CacheOption,
+    yardsticks: str = YardsticksOption,
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
@@ -47,7 +50,7 @@ def reward(
         text = file.read_text(encoding="utf-8")
         extracted = extract_code(item, text, "append" if completion else "solution")
         with backend(backend_name, 1, coverage=config.measures_coverage) as sandbox:
-            judge = RewardJudge(sandbox, config, result_cache(cache))
+            judge = RewardJudge(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
             breakdown = judge.score(item, extracted.code, extracted.first_generated_line)
     if as_json:
         print_json({"task_id": item.task_id, **breakdown.to_dict(), "cached": breakdown.cached})

@@ -37,6 +37,24 @@ def judge_version() -> str:
     return f"{__version__}+{digest.hexdigest()[:12]}"
 
 
+@functools.cache
+def machine_fingerprint() -> str:
+    """What a reference's CPU time depends on besides the code: the host and its processor."""
+    import os
+    import platform
+
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            model = next(
+                (line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), ""
+            )
+    except OSError:
+        pass
+    text = f"{platform.node()}|{platform.machine()}|{os.cpu_count()}|{model}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def cache_key(
     task_fingerprint: str, code: str, config_fingerprint: str, image: str, kind: str = "breakdown"
 ) -> str:
@@ -167,6 +185,10 @@ class RedisCache(ResultCache):
 
 def default_cache_path() -> Path:
     return Path.home() / ".cache" / "codegym" / "reward.sqlite"
+
+
+def default_yardstick_path() -> Path:
+    return Path.home() / ".cache" / "codegym" / "yardsticks.sqlite"
 
 
 def open_cache(spec: str | None) -> ResultCache:

@@ -112,14 +112,18 @@ class RewardConfig:
         metadata={"help": "ruff configuration (rule set) for the style score."},
     )
     timing_repeats: int = field(
-        default=2,
+        default=1,
         metadata={
             "help": "Timed runs of the hidden tests besides the verdict pass (each in a fresh program "
-            "process); the minimum CPU time counts."
+            "process; the verdict pass of a passing program is the first sample); the minimum counts."
         },
     )
     timing_floor_ms: float = field(
-        default=2.0, metadata={"help": "Added to both CPU times so millisecond noise does not matter."}
+        default=2.0,
+        metadata={
+            "help": "Absolute slack added to the reference's CPU time (with the tolerance): "
+            "millisecond noise never moves the score."
+        },
     )
     timing_tolerance: float = field(
         default=0.3,

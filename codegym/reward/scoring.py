@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from codegym.reward.breakdown import RewardBreakdown
-from codegym.reward.cache import ResultCache, cache_key
+from codegym.reward.cache import ResultCache, cache_key, machine_fingerprint
 from codegym.reward.complexity import ComplexityReport, complexity_report, complexity_score
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
@@ -53,11 +53,18 @@ class RewardJudge:
     """Thread-safe; share one per trainer/evaluation. `hack_counts` feeds alarms."""
 
     def __init__(
-        self, backend: SandboxBackend, config: RewardConfig | None = None, cache: ResultCache | None = None
+        self,
+        backend: SandboxBackend,
+        config: RewardConfig | None = None,
+        cache: ResultCache | None = None,
+        yardsticks: ResultCache | None = None,
     ) -> None:
+        """`yardsticks` keeps the reference solutions' measurements across runs (keyed by the
+        machine too: CPU times do not travel); without it they go to `cache`, if any."""
         self.backend = backend
         self.config = config or RewardConfig()
         self.cache = cache
+        self.yardsticks = yardsticks if yardsticks is not None else cache
         self.config_fingerprint = self.config.fingerprint()
         self._references: dict[str, ReferenceStats] = {}
         self._lock = threading.Lock()
@@ -166,9 +173,16 @@ class RewardJudge:
             timing_repeats=self.config.timing_repeats if self.config.weights.efficiency > 0 else 0,
         )
         tests = dict(request.tests)
+        visible = {}
         if self.config.run_visible_tests:
-            tests.update({VISIBLE_PREFIX + name: source for name, source in task.visible_tests.files.items()})
-        return replace(request, tests=tests, measured_test_files=tuple(task.hidden_tests.files))
+            visible = {VISIBLE_PREFIX + name: source for name, source in task.visible_tests.files.items()}
+            tests.update(visible)
+        return replace(
+            request,
+            tests=tests,
+            measured_test_files=tuple(task.hidden_tests.files),
+            gated_test_files=tuple(visible),  # the gap detector needs them only when a hidden test failed
+        )
 
     def _ensure_references(self, tasks: dict[str, Task]) -> None:
         with self._lock:
@@ -180,9 +194,9 @@ class RewardJudge:
                 task.reference_solution,
                 self.config_fingerprint,
                 self.backend.image,
-                kind="reference",
+                kind=f"reference@{machine_fingerprint()}",
             )
-            cached = self.cache.get_json(key) if self.cache is not None else None
+            cached = self.yardsticks.get_json(key) if self.yardsticks is not None else None
             if cached is not None:
                 stats = ReferenceStats(
                     cached["cpu_s"],
@@ -209,8 +223,8 @@ class RewardJudge:
             )
             with self._lock:
                 self._references[fingerprint] = stats
-            if self.cache is not None and usable:
-                self.cache.set_json(
+            if self.yardsticks is not None and usable:
+                self.yardsticks.set_json(
                     key,
                     {
                         "cpu_s": stats.cpu_s,
@@ -334,9 +348,11 @@ class RewardJudge:
         return (len(executed) + len(taken)) / total if total else None
 
     def _efficiency(self, result: ExecResult, reference: ReferenceStats | None) -> float | None:
-        """min(1, (t_ref * (1 + tolerance) + floor) / (t + floor)), rounded down to `efficiency_step`:
-        CPU times measured outside the program (all its threads and child processes), each the minimum
-        over fresh program processes; within the tolerance of the reference scores 1."""
+        """min(1, (t_ref * (1 + tolerance) + floor) / t), rounded down to `efficiency_step`: CPU times
+        measured outside the program (all its threads and child processes), each the minimum over
+        fresh program processes. Up to the tolerance *and* the floor (an absolute slack) slower than the
+        reference scores 1: a relative tolerance alone lets a 0.3 ms wobble of a 1 ms program flip a
+        whole step."""
         if self.config.weights.efficiency <= 0:
             return None
         if result.status is ExecStatus.TIMEOUT:
@@ -345,7 +361,8 @@ class RewardJudge:
             return None
         floor = self.config.timing_floor_ms / 1000.0
         allowed = reference.cpu_s * (1 + self.config.timing_tolerance) + floor
-        ratio = min(1.0, allowed / (min(result.timings_s) + floor))
+        spent = min(result.timings_s)
+        ratio = 1.0 if spent <= allowed else allowed / spent
         step = self.config.efficiency_step
         return round(math.floor(ratio / step + 1e-9) * step, 6)
 

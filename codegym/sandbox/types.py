@@ -61,6 +61,9 @@ class ExecRequest:
     coverage_budget_s: float = 0.02  # wall time the traced coverage pass may take (an alarm cuts a long test)
     timing_budget_s: float = 0.1  # CPU time of all timing samples, verdict pass included
     measured_test_files: tuple[str, ...] = ()
+    # run only when a test of the other files did not pass (the reward's visible tests: they feed
+    # the gap detector, which needs a failing hidden test); never part of a fully passing verdict
+    gated_test_files: tuple[str, ...] = ()
     request_id: str = ""
 
     def __post_init__(self) -> None:
@@ -73,6 +76,11 @@ class ExecRequest:
         unknown = set(self.measured_test_files) - set(self.tests)
         if unknown:
             raise ValueError(f"ExecRequest.measured_test_files names no test file: {sorted(unknown)}")
+        gated = set(self.gated_test_files)
+        if gated - set(self.tests) or not set(self.tests) - gated or gated & set(self.measured_test_files):
+            raise ValueError(
+                "ExecRequest.gated_test_files must name test files that are neither measured nor all of them"
+            )
         if self.timing_repeats < 0:
             raise ValueError(f"ExecRequest.timing_repeats must be >= 0, got {self.timing_repeats}")
         if self.test_runner not in ("auto", "fast", "pytest"):
@@ -92,6 +100,7 @@ class ExecRequest:
             "measure_coverage": self.measure_coverage,
             "timing_repeats": self.timing_repeats,
             "measured_test_files": list(self.measured_test_files),
+            "gated_test_files": list(self.gated_test_files),
             "coverage_budget_s": self.coverage_budget_s,
             "timing_budget_s": self.timing_budget_s,
             "request_id": self.request_id,

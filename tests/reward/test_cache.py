@@ -102,3 +102,19 @@ def test_no_poisoning_across_configs_or_task_versions(reward_backend, redis_url:
     changed = RewardJudge(reward_backend, RewardConfig(), shared).score(stricter, code)
     assert not changed.cached and changed.status == "failed" and first.status == "passed"
     shared.close()
+
+
+def test_reference_yardsticks_outlive_the_judge_without_a_result_cache(reward_backend, tmp_path) -> None:
+    task = load_humaneval_pack().get("HumanEval/0")
+    store = tmp_path / "yardsticks.sqlite"
+
+    def executions_for_one_score() -> tuple[int, float]:
+        judge = RewardJudge(reward_backend, RewardConfig(), cache=None, yardsticks=SQLiteCache(store))
+        before = reward_backend.pool_state()["executions"]
+        breakdown = judge.score(task, task.reference_solution)
+        return reward_backend.pool_state()["executions"] - before, breakdown.components["efficiency"]
+
+    first, first_efficiency = executions_for_one_score()
+    second, second_efficiency = executions_for_one_score()
+    assert (first, second) == (2, 1)  # the reference ran once, in the first judge only
+    assert first_efficiency == second_efficiency == 1.0

@@ -503,3 +503,42 @@ def test_host_compiled_tests_are_used_only_where_they_fit() -> None:
 def test_syntax_error_in_the_tests_is_reported(local_backend: LocalBackend) -> None:
     result = run(local_backend, ADD, "def test_x(:\n    pass\n")
     assert result.status is ExecStatus.ERROR and "SyntaxError in test_hidden.py" in result.message
+
+
+@pytest.mark.parametrize("runner", ["fast", "pytest"])
+def test_gated_test_files_run_only_after_a_failure(local_backend: LocalBackend, runner: str) -> None:
+    hidden = "from solution import add\n\ndef test_hidden():\n    assert add(2, 3) == 5\n"
+    visible = "from solution import add\n\ndef test_visible():\n    assert add(1, 1) == 2\n"
+
+    def judged(solution: str) -> ExecResult:
+        request = ExecRequest(
+            files={"solution.py": solution},
+            tests={"test_hidden.py": hidden, "test_visible.py": visible},
+            test_runner=runner,
+            measured_test_files=("test_hidden.py",),
+            gated_test_files=("test_visible.py",),
+            timing_repeats=1,
+        )
+        return local_backend.execute(request)
+
+    passing = judged(ADD)
+    assert passing.status is ExecStatus.PASSED
+    assert [t.test_id.rpartition("::")[2] for t in passing.tests] == ["test_hidden"]
+    assert len(passing.timings_s) == 2  # the verdict pass ran exactly the measured tests: a sample
+    hardcoded = judged("def add(a, b):\n    return 2\n")  # the visible answer only
+    outcomes = {t.test_id.rpartition("::")[2]: t.outcome.value for t in hardcoded.tests}
+    assert hardcoded.status is ExecStatus.FAILED
+    assert outcomes == {"test_hidden": "failed", "test_visible": "passed"}
+    assert hardcoded.timings_s == ()
+
+
+def test_gated_test_files_are_validated() -> None:
+    with pytest.raises(ValueError, match="gated_test_files"):
+        ExecRequest(files={"solution.py": ADD}, tests={"t.py": ADD_TESTS}, gated_test_files=("t.py",))
+    with pytest.raises(ValueError, match="gated_test_files"):
+        ExecRequest(
+            files={"solution.py": ADD},
+            tests={"t.py": ADD_TESTS, "v.py": ADD_TESTS},
+            measured_test_files=("v.py",),
+            gated_test_files=("v.py",),
+        )

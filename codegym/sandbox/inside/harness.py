@@ -11,8 +11,9 @@ the only writer of the verdict: it streams each test's outcome to the worker, wh
 result.
 
 Passes, each with a fresh program process and fresh scratch files:
-* verdict — every test; its outcomes are the verdict (and, when it ran exactly the measured tests,
-  its CPU time is the first timing sample);
+* verdict — every test, the request's gated files (the reward's visible tests) only once another
+  test did not pass; its outcomes are the verdict (and, when it ran exactly the measured tests, its
+  CPU time is the first timing sample);
 * coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
   after `coverage_budget_s` of wall time (a cut pass contributes no figure);
 * timing — the measured tests again, while the CPU time of all samples stays under
@@ -96,6 +97,10 @@ class Harness:
         self.module = remote.RemoteModule(self.session, self.module_name)
         self.test_files = set(request["tests"])
         self.measured_files = set(request.get("measured_test_files") or ()) or set(self.test_files)
+        self.gated_files = set(request.get("gated_test_files") or ()) & self.test_files
+        if self.gated_files == self.test_files:
+            self.gated_files = set()
+        self.files_run = self.test_files - self.gated_files
         self.program_lost = None
         self.exit_flagged = False
         self.pass_number = 0
@@ -176,16 +181,29 @@ class Harness:
             self.emit("collect_error", message=self.prepared.error, traceback="", outcome="error")
             self.end_pass()
             return
+        main_files = self.test_files - self.gated_files
         if self.prepared.runner == "pytest":
             tests = None
-            self._pytest_pass(self.test_files, report=True)
+            self._pytest_pass(main_files, report=True)
+            if self._gated_tests_needed():
+                self.files_run = self.test_files
+                self._pytest_pass(self.gated_files, report=True, more=True)
         else:
-            tests = self._load_fast()
+            tests = self._load_fast(main_files)
             if tests is None:
                 self.end_pass()
                 return
             self.emit("begin", tests=[test_id for test_id, _, _ in tests], runner="fast")
             self._run_tests(tests, report=True)
+            if self._gated_tests_needed():
+                self.files_run = self.test_files
+                gated = self._load_fast(self.gated_files)
+                if gated is None:
+                    self.end_pass()
+                    return
+                self.emit("begin", tests=[test_id for test_id, _, _ in gated], runner="fast", more=True)
+                self._run_tests(gated, report=True)
+                tests = tests + gated
         self.emit("tests_done")
         self.emit("returns", types=list(self.session.return_types))
         all_passed = self.all_passed
@@ -195,7 +213,7 @@ class Harness:
         measure_time = bool(self.request.get("timing_repeats")) and bool(all_passed)
         if not (measure_coverage or measure_time):
             return  # the worker ends the only pass (and accounts for it) when the run ends
-        verdict_is_sample = self.measured_files == self.test_files and bool(all_passed)
+        verdict_is_sample = self.measured_files == self.files_run and bool(all_passed)
         stats = self.end_pass(timed=verdict_is_sample)
         if measure_coverage:
             self._coverage_pass(tests)
@@ -233,11 +251,16 @@ class Harness:
         self.emit("collect_error", message=message, traceback=frames, outcome=outcome)
 
     # -- fast path ---------------------------------------------------------------------------
-    def _load_fast(self):
-        """Execute the compiled test modules (they import the program through the proxy)."""
+    def _gated_tests_needed(self):
+        return bool(self.gated_files) and self.all_passed is not True and self.program_lost is None
+
+    def _load_fast(self, files):
+        """Execute the compiled test modules of `files` (they import the program through the proxy)."""
         self._bind_parent_package()
         collected = []
         for filename, path, module_name, code in self.prepared.compiled:
+            if filename not in files:
+                continue
             module = types.ModuleType(module_name)
             module.__file__ = path
             module.__dict__[testprep.EQ_HELPER_NAME] = assert_eq
@@ -342,7 +365,7 @@ class Harness:
         self._pytest_paths = paths
         return paths
 
-    def _pytest_pass(self, files, report, deadline=None):
+    def _pytest_pass(self, files, report, deadline=None, more=False):
         import pytest
 
         self._bind_parent_package()
@@ -352,7 +375,7 @@ class Harness:
         sys.modules[_HELPER_MODULE] = helper
         paths = self._write_pytest_files()
         targets = [p for f, p in paths.items() if f in files and os.path.basename(f) != "conftest.py"]
-        plugin = _PytestReporter(self, report, deadline)
+        plugin = _PytestReporter(self, report, deadline, more)
         tests_dir = self.layout["tests"]
         pytest.main(
             [
@@ -524,16 +547,18 @@ def _method_runner(klass, method_name):
 class _PytestReporter:
     """pytest plugin: forwards outcomes to the worker (verdict pass) or just watches (measurement)."""
 
-    def __init__(self, harness, report, deadline):
+    def __init__(self, harness, report, deadline, more=False):
         self.harness = harness
         self.report = report
         self.deadline = deadline
+        self.more = more
         self.reported = set()
         self.completed = True
 
     def pytest_collection_finish(self, session):
         if self.report:
-            self.harness.emit("begin", tests=[item.nodeid for item in session.items], runner="pytest")
+            tests = [item.nodeid for item in session.items]
+            self.harness.emit("begin", tests=tests, runner="pytest", more=self.more)
 
     def pytest_collectreport(self, report):
         if report.failed:

@@ -176,6 +176,8 @@ class Records:
             if self.begin is None:
                 self.begin = [str(test_id) for test_id in record.get("tests", [])]
                 self.runner = str(record.get("runner", ""))
+            elif record.get("more"):  # the gated tests, run after a failure
+                self.begin.extend(str(test_id) for test_id in record.get("tests", []))
         elif kind == "result":
             test_id = str(record.get("id"))
             if test_id not in self.results:
