@@ -120,10 +120,7 @@ class RewardConfig:
     )
     timing_floor_ms: float = field(
         default=2.0,
-        metadata={
-            "help": "Absolute slack added to the reference's CPU time (with the tolerance): "
-            "millisecond noise never moves the score."
-        },
+        metadata={"help": "Added to both CPU times, so millisecond programs never score far apart."},
     )
     timing_tolerance: float = field(
         default=0.3,

@@ -348,11 +348,11 @@ class RewardJudge:
         return (len(executed) + len(taken)) / total if total else None
 
     def _efficiency(self, result: ExecResult, reference: ReferenceStats | None) -> float | None:
-        """min(1, (t_ref * (1 + tolerance) + floor) / t), rounded down to `efficiency_step`: CPU times
-        measured outside the program (all its threads and child processes), each the minimum over
-        fresh program processes. Up to the tolerance *and* the floor (an absolute slack) slower than the
-        reference scores 1: a relative tolerance alone lets a 0.3 ms wobble of a 1 ms program flip a
-        whole step."""
+        """min(1, (t_ref * (1 + tolerance) + floor) / (t + floor)), rounded down to `efficiency_step`:
+        CPU times measured outside the program (all its threads and child processes), each the minimum
+        over fresh program processes; within the tolerance of the reference scores 1. The floor keeps
+        millisecond programs from scoring far apart; it is not a dead zone (one would blunt the
+        penalty for a program a few ms slower), so under heavy load a 1 ms program can lose one step."""
         if self.config.weights.efficiency <= 0:
             return None
         if result.status is ExecStatus.TIMEOUT:
@@ -361,8 +361,7 @@ class RewardJudge:
             return None
         floor = self.config.timing_floor_ms / 1000.0
         allowed = reference.cpu_s * (1 + self.config.timing_tolerance) + floor
-        spent = min(result.timings_s)
-        ratio = 1.0 if spent <= allowed else allowed / spent
+        ratio = min(1.0, allowed / (min(result.timings_s) + floor))
         step = self.config.efficiency_step
         return round(math.floor(ratio / step + 1e-9) * step, 6)
 
