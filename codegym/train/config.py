@@ -103,27 +103,63 @@ class FeedbackConfig:
 @dataclass(frozen=True)
 class AdaptiveLRConfig:
     enabled: bool = field(default=True, metadata={"help": "Lower the LR when the reward stalls."})
-    patience: int = field(default=6, metadata={"help": "Logged steps without progress before acting."})
+    patience: int = field(
+        default=6,
+        metadata={
+            "help": "Logged steps without progress (or with collapsed groups) before acting; also the "
+            "span of the moving average the mean reward is smoothed with."
+        },
+    )
+    warmup: int = field(
+        default=10,
+        metadata={
+            "help": "Logged rewards seen before either rule may act: the moving average settles first, "
+            "so an early lucky batch sets no bar."
+        },
+    )
     factor: float = field(default=0.5, metadata={"help": "Multiply the LR by this on a plateau or collapse."})
     min_scale: float = field(default=0.05, metadata={"help": "Never go below this fraction of the base LR."})
     min_delta: float = field(
-        default=0.01, metadata={"help": "Improvement of the best mean reward that counts."}
+        default=0.01,
+        metadata={"help": "Rise of the smoothed mean reward above its best so far that counts as progress."},
     )
-    variance_floor: float = field(
-        default=1e-4, metadata={"help": "Reward std below this for `patience` steps is a variance collapse."}
+    collapse_fraction: float = field(
+        default=0.9,
+        metadata={
+            "help": "Variance collapse: this share or more of groups whose completions all got the same "
+            "reward (TRL's frac_reward_zero_std; GRPO/RLOO) for `patience` steps."
+        },
     )
 
     def __post_init__(self) -> None:
-        if not 0 < self.factor < 1 or not 0 < self.min_scale <= 1 or self.patience < 1:
-            raise ValueError("stability.adaptive_lr: need 0 < factor < 1, 0 < min_scale <= 1, patience >= 1")
+        where = "stability.adaptive_lr"
+        if self.patience < 1:
+            raise ValueError(f"{where}.patience must be >= 1, got {self.patience}")
+        if self.warmup < 0:
+            raise ValueError(f"{where}.warmup must be >= 0, got {self.warmup}")
+        if not 0 < self.factor < 1:
+            raise ValueError(f"{where}.factor must be between 0 and 1 (exclusive), got {self.factor}")
+        if not 0 < self.min_scale <= 1:
+            raise ValueError(f"{where}.min_scale must be in (0, 1], got {self.min_scale}")
+        if self.min_delta < 0:
+            raise ValueError(f"{where}.min_delta must be >= 0, got {self.min_delta}")
+        if not 0 < self.collapse_fraction <= 1:
+            raise ValueError(f"{where}.collapse_fraction must be in (0, 1], got {self.collapse_fraction}")
 
 
 @dataclass(frozen=True)
 class StabilityConfig:
     adaptive_lr: AdaptiveLRConfig = field(default_factory=AdaptiveLRConfig, metadata={"help": "Adaptive LR."})
-    kl_alarm: float = field(default=5.0, metadata={"help": "Alarm when the logged KL exceeds this."})
+    kl_alarm: float = field(
+        default=5.0,
+        metadata={
+            "help": "Alarm when the KL to the reference per completion token exceeds this (GRPO/RLOO log "
+            "KL only with trl.beta > 0; the alarm is off, with a notice, otherwise)."
+        },
+    )
     entropy_alarm: float = field(
-        default=0.05, metadata={"help": "Alarm when the logged entropy falls below this."}
+        default=0.05,
+        metadata={"help": "Alarm when the policy's entropy per completion token (nats) falls below this."},
     )
     stop_on_alarm: bool = field(default=False, metadata={"help": "Stop training on a KL/entropy alarm."})
     hack_rate_stop: float = field(
@@ -133,8 +169,14 @@ class StabilityConfig:
     hack_patience: int = field(default=3, metadata={"help": "Consecutive logs above hack_rate_stop to stop."})
 
     def __post_init__(self) -> None:
-        if not 0 < self.hack_rate_stop <= 1 or self.hack_patience < 1:
-            raise ValueError("stability: need 0 < hack_rate_stop <= 1 and hack_patience >= 1")
+        if self.kl_alarm <= 0:
+            raise ValueError(f"stability.kl_alarm must be > 0, got {self.kl_alarm}")
+        if self.entropy_alarm < 0:
+            raise ValueError(f"stability.entropy_alarm must be >= 0, got {self.entropy_alarm}")
+        if not 0 < self.hack_rate_stop <= 1:
+            raise ValueError(f"stability.hack_rate_stop must be in (0, 1], got {self.hack_rate_stop}")
+        if self.hack_patience < 1:
+            raise ValueError(f"stability.hack_patience must be >= 1, got {self.hack_patience}")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,15 @@ from codegym.reward.scoring import RewardJudge
 from codegym.reward.trl_rewards import TrlRewards
 from codegym.sandbox.backend import create_backend
 from codegym.tasks.registry import TaskRegistry
-from codegym.train.callbacks import AdaptiveLR, StabilityMonitor, TrainingHalted
+from codegym.train.callbacks import (
+    AdaptiveLR,
+    StabilityMonitor,
+    TrainingHalted,
+    kl_alarm_notice,
+    live_callback,
+    log_callback_metrics,
+    restore_callback_states,
+)
 from codegym.train.checkpoints import SealCheckpoints, resolve_resume
 from codegym.train.config import TrainConfig
 from codegym.train.data import build_training_data
@@ -120,15 +128,23 @@ def run_training(
             callbacks.append(RichProgressCallback())
         setup = RunSetup(config, run_dir, model_path, data, rewards, callbacks, resume_checkpoint=checkpoint)
         trainer = _builder(config.algorithm)(setup)
+        log_callback_metrics(trainer)  # codegym/lr_scale reaches TensorBoard and log_history
+        notice = kl_alarm_notice(trainer.args)
+        if notice:
+            log(notice)
         status, message = "completed", ""
         try:
             if config.algorithm == "ppo":
+                if checkpoint is not None:  # TRL's PPO loop restores no callback state itself
+                    restore_callback_states(trainer.callback_handler.callbacks, checkpoint)
                 trainer.train_resumable(checkpoint)
             else:
                 trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
         except TrainingHalted as exc:
             status, message = "halted", str(exc)
         trainer.save_model(str(run_dir / "final-model"))
+        # on a GRPO/RLOO resume transformers rebuilt these from the checkpoint: read the live ones
+        adaptive, monitor = live_callback(trainer, adaptive), live_callback(trainer, monitor)
         stats = judge.stats()
         if cache is not None:
             cache.close()
