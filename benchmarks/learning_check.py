@@ -1,139 +1,113 @@
-"""Learning check: does RL on the execution reward improve a policy? CPU, offline, ~10-20 minutes.
+"""Learning check: does RL on the execution reward make a policy more correct? CPU, offline.
 
-A tiny Qwen2-style model (tokenizer trained on the task corpus) is briefly SFT-warmed on the `easy`
-pack's reference solutions, evaluated (n samples per task at the training temperature), trained with
-GRPO on the joint reward, and evaluated again the same way. Prints mean reward and pass rate before
-and after, and the path of the reward-per-step plot.
+For each seed: the quick start's recipe (configs/quickstart.yaml: tiny Qwen2, SFT warm-up, GRPO on
+the default reward) trained on 15 of the `easy` pack's 20 tasks; the other 5 are held out (never
+seen in SFT or RL). The model RL started from (the SFT model) and the final model are then sampled
+the same way and judged on the hidden tests:
 
-    .venv/bin/python -m benchmarks.learning_check [--sft-steps 55] [--rl-steps 300] [--lr 2e-4] [--samples 8]
+* pass@1 at T = 1 (`--samples` per task), training and held-out tasks, with the difference's 95%
+  confidence interval from a paired bootstrap over tasks (samples of one task are not independent);
+* greedy pass rate (T = 0, one sample per task), with the same interval.
+
+    .venv/bin/python -m benchmarks.learning_check [--seeds 0 1 2] [--samples 50] [--out DIR]
+
+Writes benchmarks/results/learning_check.json (every figure, per seed) unless --no-save.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import tempfile
 import time
 from pathlib import Path
 
-from codegym.reward.config import RewardConfig
-from codegym.reward.extract import extract_code
-from codegym.reward.scoring import RewardJudge
-from codegym.rollout.generation.base import SamplingParams
-from codegym.rollout.generation.hf import TransformersGenerator, TransformersSettings
-from codegym.rollout.prompts import PromptBuilder, PromptConfig
-from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
+from codegym.sandbox.local import LocalBackend
 from codegym.tasks.registry import TaskRegistry
-from codegym.train.config import config_from_dict
+from codegym.train.config import load_train_config
+from codegym.train.learning import evaluate_learning
 from codegym.train.run import run_training
 
-TINY = {
-    "vocab_size": 1024,
-    "hidden_size": 128,
-    "layers": 2,
-    "heads": 4,
-    "kv_heads": 2,
-    "intermediate_size": 256,
-}
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "learning_check.json"
 
 
-def evaluate(model_dir: str, samples: int, temperature: float, seed: int) -> dict[str, float]:
-    import torch
+def split_tasks() -> tuple[list[str], list[str]]:
+    """Every fourth task (in the pack's order) is held out."""
+    ids = sorted(TaskRegistry().load("easy").tasks)
+    held_out = ids[::4]
+    return [t for t in ids if t not in held_out], held_out
 
-    torch.set_num_threads(1)
-    pack = TaskRegistry().load("easy")
-    builder = PromptBuilder(PromptConfig(style="completion", include_visible_tests=False))
-    prompts = [builder.build(task) for task in pack.tasks.values()]
-    generator = TransformersGenerator(TransformersSettings(model=model_dir, device="cpu", batch_size=32))
-    outputs = generator.generate(
-        prompts, samples, SamplingParams(temperature=temperature, top_p=1.0, max_new_tokens=32, seed=seed)
+
+def one_seed(seed: int, samples: int, out: Path) -> dict:
+    train_ids, held_out_ids = split_tasks()
+    run_dir = out / f"seed{seed}"
+    config = load_train_config(
+        ROOT / "configs" / "quickstart.yaml",
+        [
+            f"output.dir={run_dir}",
+            f"trl.seed={seed}",
+            "evaluation.enabled=false",
+            "trl.report_to=[]",
+            "output.plot=false",
+            f"data.tasks={json.dumps(train_ids)}",
+        ],
     )
-    with LocalBackend(preload=COVERAGE_PRELOAD) as backend:
-        judge = RewardJudge(backend, RewardConfig(completion_format="append"))
-        items = []
-        for task, completions in zip(pack.tasks.values(), outputs, strict=True):
-            for completion in completions:
-                extracted = extract_code(task, completion, "append")
-                items.append((task, extracted.code, extracted.first_generated_line))
-        scored = judge.score_many(items)
-    totals = [s.breakdown.total for s in scored if s.breakdown.total is not None]
-    return {
-        "mean_reward": statistics.fmean(totals),
-        "pass_rate": sum(s.breakdown.passed for s in scored) / len(scored),
-        "samples": len(scored),
-    }
+    started = time.monotonic()
+    result = run_training(config, log=lambda *_: None)
+    train_s = time.monotonic() - started
+    pack = TaskRegistry().load("easy")
+    figures = {"seed": seed, "rl_steps": result.steps, "train_seconds": round(train_s, 1)}
+    length = int(config.trl["max_completion_length"])
+    with LocalBackend() as backend:
+        for split, ids in (("training tasks", train_ids), ("held-out tasks", held_out_ids)):
+            tasks = [pack.tasks[t] for t in ids]
+            for label, n, temperature in (("pass@1", samples, 1.0), ("greedy", 1, 0.0)):
+                report = evaluate_learning(
+                    str(run_dir / "sft-model"),
+                    str(run_dir / "final-model"),
+                    tasks,
+                    backend,
+                    samples_per_task=n,
+                    temperature=temperature,
+                    max_new_tokens=length,
+                    seed=1234,
+                    prompt=config.data.prompt,
+                    split=split,
+                )
+                figures[f"{split} {label}"] = report.difference.to_dict()
+    return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--sft-steps", type=int, default=55)
-    parser.add_argument("--rl-steps", type=int, default=300)
-    parser.add_argument("--samples", type=int, default=8, help="samples per task for each evaluation")
-    parser.add_argument("--temperature", type=float, default=1.0)
-    parser.add_argument("--lr", type=float, default=2e-4, help="RL learning rate")
-    parser.add_argument("--out", type=Path, default=None, help="run directory (default: a temp dir)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--samples", type=int, default=50, help="samples per task for pass@1 at T=1")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/codegym-learning-check"))
+    parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args()
-    run_dir = args.out or Path(tempfile.mkdtemp(prefix="codegym-learning-check-"))
-    started = time.monotonic()
-    base = {
-        "algorithm": "grpo",
-        "model": {"name_or_path": "tiny", "tiny": TINY, "sft_warmup_steps": args.sft_steps},
-        "data": {"packs": ["easy"], "prompt": {"style": "completion", "include_visible_tests": False}},
-        "reward": str(Path(__file__).resolve().parents[1] / "configs" / "reward" / "default.yaml"),
-        "output": {"dir": str(run_dir), "cache": "memory"},
-        "stability": {"adaptive_lr": {"enabled": True, "patience": 50}},
-        "trl": {
-            "max_steps": 0,
-            "learning_rate": args.lr,
-            "lr_scheduler_type": "constant",
-            "per_device_train_batch_size": 32,
-            "num_generations": 8,
-            "max_completion_length": 32,
-            "temperature": args.temperature,
-            "beta": 0.0,
-            "epsilon": 0.2,
-            "epsilon_high": 0.28,
-            "save_steps": 20,
-            "logging_steps": 1,
-            "report_to": [],
-            "seed": 0,
-        },
-    }
-    # SFT warm-up only (zero RL steps), then evaluate the warmed policy
-    warm = run_training(
-        config_from_dict({**base, "trl": {**base["trl"], "max_steps": 1, "learning_rate": 0.0}})
-    )
-    sft_model = str(run_dir / "sft-model")
-    before = evaluate(sft_model, args.samples, args.temperature, seed=1)
-    rl_dir = run_dir / "rl"
-    result = run_training(
-        config_from_dict(
-            {
-                **base,
-                "model": {"name_or_path": sft_model},
-                "output": {"dir": str(rl_dir), "cache": "memory"},
-                "trl": {**base["trl"], "max_steps": args.rl_steps},
-            }
+    train_ids, held_out_ids = split_tasks()
+    print(f"easy: {len(train_ids)} training tasks, {len(held_out_ids)} held out ({', '.join(held_out_ids)})")
+    runs = []
+    for seed in args.seeds:
+        figures = one_seed(seed, args.samples, args.out)
+        runs.append(figures)
+        print(f"seed {seed}: {figures['rl_steps']} GRPO steps, {figures['train_seconds']} s of training")
+        for key, value in figures.items():
+            if isinstance(value, dict):
+                interval = f"[{value['ci_low']:+.3f}, {value['ci_high']:+.3f}]"
+                print(
+                    f"  {key:26} {value['before']:.3f} -> {value['after']:.3f}  "
+                    f"diff {value['difference']:+.3f}  95% CI {interval}"
+                )
+    if not args.no_save:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        command = "python -m benchmarks.learning_check " + " ".join(
+            ["--seeds", *map(str, args.seeds), "--samples", str(args.samples)]
         )
-    )
-    after = evaluate(str(rl_dir / "final-model"), args.samples, args.temperature, seed=1)
-    print(
-        f"learning check: tiny Qwen2 ({TINY['hidden_size']}x{TINY['layers']}), SFT {args.sft_steps} steps, "
-        f"GRPO {result.steps} steps, {args.samples} samples/task on `easy` at T={args.temperature}"
-    )
-    print(f"{'':14} {'mean reward':>12} {'pass rate':>10}")
-    print(f"{'before RL':14} {before['mean_reward']:12.3f} {before['pass_rate']:10.3f}")
-    print(f"{'after RL':14} {after['mean_reward']:12.3f} {after['pass_rate']:10.3f}")
-    print(
-        f"plot: {result.plot}   run: {rl_dir}   time: {time.monotonic() - started:.0f}s   "
-        f"warm-up run: {warm.status}"
-    )
-    (run_dir / "learning_check.json").write_text(
-        json.dumps({"before": before, "after": after, "rl_steps": result.steps}, indent=2)
-    )
+        RESULTS.write_text(json.dumps({"command": command, "runs": runs}, indent=2) + "\n")
+        print(f"written: {RESULTS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -190,6 +190,30 @@ class OutputConfig:
 
 
 @dataclass(frozen=True)
+class EvalConfig:
+    """pass@1 of the policy before RL and after it (codegym.train.learning)."""
+
+    enabled: bool = field(
+        default=False,
+        metadata={"help": "Evaluate pass@1 before RL and after it on the training tasks, with a 95% CI."},
+    )
+    samples_per_task: int = field(default=50, metadata={"help": "Completions sampled per task."})
+    temperature: float = field(default=1.0, metadata={"help": "Sampling temperature of the evaluation."})
+    max_new_tokens: int = field(
+        default=0, metadata={"help": "Tokens per completion (0: the training run's completion length)."}
+    )
+    seed: int = field(default=1234, metadata={"help": "Sampling seed (the same for before and after)."})
+
+    def __post_init__(self) -> None:
+        if self.samples_per_task < 1:
+            raise ValueError("evaluation.samples_per_task must be >= 1")
+        if self.temperature < 0:
+            raise ValueError("evaluation.temperature must be >= 0")
+        if self.max_new_tokens < 0:
+            raise ValueError("evaluation.max_new_tokens must be >= 0")
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     algorithm: Algorithm = field(default="grpo", metadata={"help": "grpo, rloo or ppo."})
     model: ModelConfig = field(default_factory=ModelConfig, metadata={"help": "The policy model."})
@@ -203,6 +227,9 @@ class TrainConfig:
         default_factory=StabilityConfig, metadata={"help": "Stability guards."}
     )
     output: OutputConfig = field(default_factory=OutputConfig, metadata={"help": "Where results go."})
+    evaluation: EvalConfig = field(
+        default_factory=EvalConfig, metadata={"help": "pass@1 before and after RL, with a 95% CI."}
+    )
     grpo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym GRPO options (grpo.py)."})
     rloo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym RLOO options (rloo.py)."})
     ppo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym PPO options (ppo.py)."})

@@ -57,6 +57,36 @@ def _builder(algorithm: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+def _evaluate_learning(
+    config: TrainConfig, data: Any, backend: Any, start_model: str, run_dir: Path, log: Any
+):
+    """pass@1 of the model RL started from (the SFT model, or the base) and of the final model."""
+    from codegym.train.learning import evaluate_learning
+
+    settings = config.evaluation
+    length = settings.max_new_tokens or int(
+        config.trl.get("max_completion_length") or config.trl.get("response_length") or 256
+    )
+    log(
+        f"evaluating pass@1 before and after RL: {settings.samples_per_task} samples per training task "
+        f"at T={settings.temperature}"
+    )
+    report = evaluate_learning(
+        start_model,
+        str(run_dir / "final-model"),
+        list(data.tasks.values()),
+        backend,
+        samples_per_task=settings.samples_per_task,
+        temperature=settings.temperature,
+        max_new_tokens=length,
+        seed=settings.seed,
+        prompt=config.data.prompt,
+    )
+    (run_dir / "learning.json").write_text(json.dumps(report.to_dict(), indent=2))
+    log(report.describe())
+    return report
+
+
 def run_training(
     config: TrainConfig,
     *,
@@ -143,6 +173,9 @@ def run_training(
         except TrainingHalted as exc:
             status, message = "halted", str(exc)
         trainer.save_model(str(run_dir / "final-model"))
+        learning = None
+        if config.evaluation.enabled and trainer.accelerator.is_main_process:
+            learning = _evaluate_learning(config, data, backend, model_path, run_dir, log)
         # on a GRPO/RLOO resume transformers rebuilt these from the checkpoint: read the live ones
         adaptive, monitor = live_callback(trainer, adaptive), live_callback(trainer, monitor)
         stats = judge.stats()
@@ -175,6 +208,7 @@ def run_training(
             "alarms": monitor.alarms,
             "timing": profiler.summary(),
             "seconds": time.monotonic() - started,
+            **({"learning": learning.to_dict()} if learning is not None else {}),
         },
     )
     (run_dir / "summary.json").write_text(
