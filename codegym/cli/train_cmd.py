@@ -38,6 +38,8 @@ def train(
         result = run_training(
             settings, resume=resume, log=lambda message: console.print(message, highlight=False)
         )
+    if not result.main_process:
+        return
     joint = result.metrics.get("rewards/joint/mean", result.metrics.get("objective/scores"))
     summary = f"{result.status}: {result.steps} steps"
     if joint is not None:

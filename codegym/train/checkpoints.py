@@ -31,13 +31,21 @@ def write_atomically(path: Path, text: str) -> None:
         os.close(directory)
 
 
-def seal_checkpoint(directory: Path, step: int) -> None:
+def seal_checkpoint(directory: Path, step: int, world_size: int = 1) -> None:
     files = {
         str(p.relative_to(directory)): p.stat().st_size
         for p in sorted(directory.rglob("*"))
         if p.is_file() and p.name != MANIFEST and not p.name.startswith(".")
     }
-    write_atomically(directory / MANIFEST, json.dumps({"step": step, "files": files}, indent=1))
+    manifest = {"step": step, "world_size": world_size, "files": files}
+    write_atomically(directory / MANIFEST, json.dumps(manifest, indent=1))
+
+
+def _rng_files_complete(files: dict[str, int], world_size: int) -> bool:
+    """Every process's RNG state (transformers names them rng_state_<rank>.pth when there are several)."""
+    if world_size <= 1:
+        return True
+    return all(f"rng_state_{rank}.pth" in files for rank in range(world_size))
 
 
 def is_valid_checkpoint(directory: Path) -> bool:
@@ -46,7 +54,8 @@ def is_valid_checkpoint(directory: Path) -> bool:
         files = manifest["files"]
     except (OSError, ValueError, KeyError):
         return False
-    if "trainer_state.json" not in files:
+    world_size = int(manifest.get("world_size", 1))
+    if "trainer_state.json" not in files or not _rng_files_complete(files, world_size):
         return False
     return all(
         (directory / name).is_file() and (directory / name).stat().st_size == size
@@ -82,12 +91,28 @@ def resolve_resume(resume: str | None, run_dir: Path) -> Path | None:
     return path
 
 
+def finished_step(checkpoint: Path, max_steps: int) -> int | None:
+    """The checkpoint's step when it already reached `max_steps` (the run is complete), else None."""
+    if max_steps <= 0:
+        return None
+    try:
+        step = int(json.loads((checkpoint / "trainer_state.json").read_text(encoding="utf-8"))["global_step"])
+    except (OSError, ValueError, KeyError):
+        return None
+    return step if step >= max_steps else None
+
+
 class SealCheckpoints(TrainerCallback):
-    """Writes the manifest once the trainer has finished writing a checkpoint."""
+    """Writes the manifest once every process has finished writing the checkpoint."""
 
     def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
+        from accelerate import PartialState
+
+        # transformers calls on_save on every process after its own share of the save (each writes
+        # its RNG state): rank 0 lists the files only once all of them are there
+        PartialState().wait_for_everyone()
         if state.is_world_process_zero:
             directory = Path(args.output_dir) / f"checkpoint-{state.global_step}"
             if directory.is_dir():
-                seal_checkpoint(directory, state.global_step)
+                seal_checkpoint(directory, state.global_step, args.world_size)
         return control

@@ -84,8 +84,10 @@ def sft_warmup(model_path: str, data: TrainingData, config: ModelConfig, run_dir
         train_dataset=Dataset.from_list(sft_examples(data)),
         processing_class=tokenizer,
     )
-    result = trainer.train()
+    result = trainer.train()  # under accelerate, one job shared by every process (DDP)
     trainer.save_model(str(target))
-    tokenizer.save_pretrained(str(target))
-    marker.write_text(json.dumps({"steps": config.sft_warmup_steps, "loss": result.training_loss}))
+    if trainer.is_world_process_zero():
+        tokenizer.save_pretrained(str(target))
+        marker.write_text(json.dumps({"steps": config.sft_warmup_steps, "loss": result.training_loss}))
+    trainer.accelerator.wait_for_everyone()  # nobody loads the SFT model before it is complete
     return str(target)

@@ -23,7 +23,7 @@ from codegym.train.callbacks import (
     log_callback_metrics,
     restore_callback_states,
 )
-from codegym.train.checkpoints import SealCheckpoints, resolve_resume
+from codegym.train.checkpoints import SealCheckpoints, finished_step, resolve_resume
 from codegym.train.config import TrainConfig
 from codegym.train.data import build_training_data
 from codegym.train.model_setup import base_model_path, sft_warmup
@@ -48,6 +48,7 @@ class TrainResult:
     resumed_from: str | None = None
     metrics: dict[str, Any] = field(default_factory=dict)
     plot: str | None = None
+    main_process: bool = True  # False on the other ranks of a multi-process run (they stay quiet)
 
 
 def _builder(algorithm: str) -> Any:
@@ -55,6 +56,62 @@ def _builder(algorithm: str) -> Any:
 
     module, _, name = BUILDERS[algorithm].partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def _silent(*_: Any) -> None:
+    return None
+
+
+def _local_processes(processes: Any) -> int:
+    """Training processes on this machine: torchrun/accelerate say so in LOCAL_WORLD_SIZE; a
+    single-machine run has them all here."""
+    import os
+
+    return int(os.environ.get("LOCAL_WORLD_SIZE", processes.num_processes))
+
+
+def default_sandbox_workers(local_processes: int) -> int:
+    """Two sandbox workers per core, shared among the training processes on this machine (each
+    process judges its own share of the batch in its own pool)."""
+    import os
+
+    return max(1, 2 * (os.cpu_count() or 1) // max(1, local_processes))
+
+
+def _write_run_config(run_dir: Path, config: TrainConfig, data: Any, reward_config: Any) -> None:
+    (run_dir / "config.json").write_text(
+        json.dumps(
+            {
+                "algorithm": config.algorithm,
+                "source": config.source,
+                "packs": data.packs,
+                "tasks": len(data.rows),
+                "reward": reward_config.to_dict(),
+                "trl": config.trl,
+                "feedback": asdict(config.feedback),
+            },
+            indent=2,
+            default=str,
+        )
+    )
+
+
+def _finished_result(run_dir: Path, step: int, checkpoint: Path, main_process: bool) -> TrainResult:
+    """A resumed run that had already finished: its own summary, nothing trained."""
+    try:
+        previous = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        previous = {}
+    return TrainResult(
+        status="completed",
+        run_dir=run_dir,
+        steps=step,
+        message="already finished",
+        resumed_from=str(checkpoint),
+        metrics=previous.get("metrics", {}),
+        plot=previous.get("plot"),
+        main_process=main_process,
+    )
 
 
 def _evaluate_learning(
@@ -97,35 +154,33 @@ def run_training(
     """Train; `resume` is None, "auto" or a checkpoint path. `extra_callbacks` are TRL/transformers
     TrainerCallbacks added after codegym's own."""
     import torch
+    from accelerate import PartialState
 
     if not torch.cuda.is_available() and config.model.cpu_threads:
         torch.set_num_threads(config.model.cpu_threads)
+    # one per GPU (or CPU process) under accelerate/torchrun, else one; on CPU accelerate only joins
+    # the processes (gloo) when asked for a CPU state
+    processes = PartialState(cpu=not torch.cuda.is_available())
+    if not processes.is_main_process:
+        log = _silent  # one voice per run: rank 0 reports, writes summaries and evaluates
     run_dir = config.output_dir
     run_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = resolve_resume(resume, run_dir)
     if resume == "auto" and checkpoint is None:
         log(f"no complete checkpoint in {run_dir}: starting from scratch")
+    done = finished_step(checkpoint, int(config.trl.get("max_steps") or 0)) if checkpoint else None
+    if done is not None:
+        log(f"{checkpoint} already reached trl.max_steps ({done}): nothing left to train")
+        return _finished_result(run_dir, done, checkpoint, processes.is_main_process)
     registry = TaskRegistry(list(config.data.tasks_dirs))
     data = build_training_data(config.data, registry)
     reward_config = replace(config.reward, completion_format=data.completion_format)
-    (run_dir / "config.json").write_text(
-        json.dumps(
-            {
-                "algorithm": config.algorithm,
-                "source": config.source,
-                "packs": data.packs,
-                "tasks": len(data.rows),
-                "reward": reward_config.to_dict(),
-                "trl": config.trl,
-                "feedback": asdict(config.feedback),
-            },
-            indent=2,
-            default=str,
-        )
-    )
+    if processes.is_main_process:
+        _write_run_config(run_dir, config, data, reward_config)
     started = time.monotonic()
+    workers = config.sandbox.workers or default_sandbox_workers(_local_processes(processes))
     with create_backend(
-        config.sandbox.backend, workers=config.sandbox.workers, coverage=reward_config.measures_coverage
+        config.sandbox.backend, workers=workers, coverage=reward_config.measures_coverage
     ) as backend:
         backend.start()  # a sandbox that cannot start fails the run now, not mid-training
         cache = (
@@ -142,7 +197,8 @@ def run_training(
             on_batch=SampleLog(run_dir / "samples.jsonl"),
         )
         packs = [registry.load(name) for name in config.data.packs]
-        model_path = base_model_path(config.model, run_dir, packs)
+        with processes.main_process_first():  # rank 0 builds `tiny`; the others then find it built
+            model_path = base_model_path(config.model, run_dir, packs)
         if config.model.sft_warmup_steps and checkpoint is None:
             log(f"SFT warm-up: {config.model.sft_warmup_steps} steps on reference solutions")
             model_path = sft_warmup(model_path, data, config.model, run_dir, int(config.trl.get("seed", 0)))
@@ -174,7 +230,7 @@ def run_training(
             status, message = "halted", str(exc)
         trainer.save_model(str(run_dir / "final-model"))
         learning = None
-        if config.evaluation.enabled and trainer.accelerator.is_main_process:
+        if config.evaluation.enabled and processes.is_main_process:
             learning = _evaluate_learning(config, data, backend, model_path, run_dir, log)
         # on a GRPO/RLOO resume transformers rebuilt these from the checkpoint: read the live ones
         adaptive, monitor = live_callback(trainer, adaptive), live_callback(trainer, monitor)
@@ -184,7 +240,7 @@ def run_training(
     history = trainer.state.log_history
     plot = (
         plot_rewards(history, run_dir / "reward_components.png", f"{config.algorithm}: reward per step")
-        if config.output.plot
+        if config.output.plot and processes.is_main_process
         else None
     )
     last = {k: v for entry in history for k, v in entry.items() if isinstance(v, (int, float))}
@@ -195,6 +251,7 @@ def run_training(
         message=message,
         resumed_from=str(checkpoint) if checkpoint else None,
         plot=str(plot) if plot else None,
+        main_process=processes.is_main_process,
         metrics={
             **{
                 k: last[k]
@@ -211,7 +268,8 @@ def run_training(
             **({"learning": learning.to_dict()} if learning is not None else {}),
         },
     )
-    (run_dir / "summary.json").write_text(
-        json.dumps({**asdict(result), "run_dir": str(run_dir)}, indent=2, default=str)
-    )
+    if processes.is_main_process:
+        (run_dir / "summary.json").write_text(
+            json.dumps({**asdict(result), "run_dir": str(run_dir)}, indent=2, default=str)
+        )
     return result
