@@ -33,6 +33,7 @@ from transformers.trainer_callback import ExportableState
 
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.trl_rewards import TrlRewards, batch_rates
+from codegym.train.callbacks import RESPONSE_TOKENS_KEY
 from codegym.train.config import ConfigError, validate_options
 from codegym.train.setup import RunSetup, trl_arguments
 
@@ -101,12 +102,20 @@ class _TokenPassthrough(nn.Module):
         return SimpleNamespace(hidden_states=(hidden,))
 
 
-def reward_sums(breakdowns: list[RewardBreakdown], scores: list[float]) -> dict[str, float]:
+def response_length(attended: torch.Tensor, prompt_length: int) -> int:
+    """Response tokens as TRL's PPO counts them in its per-sequence sums (entropy, KL): from the end of
+    the left-padded prompt up to the first padding position (padding fills all after the stop token)."""
+    start = int(attended.int().argmax()) + prompt_length
+    after = attended[start:]
+    return int(after.numel()) if bool(after.all()) else int((~after).int().argmax())
+
+
+def reward_sums(breakdowns: list[RewardBreakdown], scores: list[float], tokens: int = 0) -> dict[str, float]:
     """Sums and counts behind the logged reward metrics: sums add up across chunks and processes,
-    means and rates would not. Keys: `count`, `joint`, `rate:<metric>`, `sum:<component>`,
-    `measured:<component>`."""
+    means and rates would not. Keys: `count`, `joint`, `tokens` (response tokens), `rate:<metric>`,
+    `sum:<component>`, `measured:<component>`."""
     count = len(breakdowns)
-    sums = {"count": float(count), "joint": float(sum(scores))}
+    sums = {"count": float(count), "joint": float(sum(scores)), "tokens": float(tokens)}
     sums.update({f"rate:{name}": rate * count for name, rate in batch_rates(breakdowns).items()})
     for name in SCORED_COMPONENTS:
         values = [b.components.get(name) for b in breakdowns if b.components.get(name) is not None]
@@ -125,6 +134,8 @@ def reward_metrics(sums: dict[str, float]) -> dict[str, float]:
         # as TRL does for reward functions that return None: a batch with no value logs NaN
         metrics[f"rewards/{name}/mean"] = sums[f"sum:{name}"] / measured if measured else math.nan
     metrics["rewards/joint/mean"] = sums["joint"] / count
+    # the monitors divide PPO's per-sequence entropy and KL sums by it to compare them per token
+    metrics[RESPONSE_TOKENS_KEY] = sums["tokens"] / count
     return metrics
 
 
@@ -142,6 +153,7 @@ class ExecutionRewardModel(nn.Module):
         self.trainer_state: Any = None
         self._breakdowns: list[RewardBreakdown] = []
         self._scores: list[float] = []
+        self._tokens = 0
 
     def _split(self, tokens: list[int]) -> tuple[str, list[int]]:
         for length in self.prompt_lengths:
@@ -154,9 +166,11 @@ class ExecutionRewardModel(nn.Module):
         ids, mask = hidden[..., 0].long(), hidden[..., 1].bool()
         task_ids, completions = [], []
         for row in range(ids.shape[0]):
-            task_id, response = self._split(ids[row][mask[row]].tolist())
+            tokens = ids[row][mask[row]].tolist()
+            task_id, response = self._split(tokens)
             task_ids.append(task_id)
             completions.append(self.tokenizer.decode(response, skip_special_tokens=True))
+            self._tokens += response_length(mask[row], len(tokens) - len(response))
         breakdowns = self.rewards.breakdowns(completions, task_id=task_ids, trainer_state=self.trainer_state)
         valid = [b.total for b in breakdowns if b.total is not None]
         neutral = sum(valid) / len(valid) if valid else 0.0
@@ -168,8 +182,8 @@ class ExecutionRewardModel(nn.Module):
 
     def take_sums(self) -> dict[str, float]:
         """`reward_sums` of everything scored since the last call (one update: all its chunks)."""
-        sums = reward_sums(self._breakdowns, self._scores)
-        self._breakdowns, self._scores = [], []
+        sums = reward_sums(self._breakdowns, self._scores, self._tokens)
+        self._breakdowns, self._scores, self._tokens = [], [], 0
         return sums
 
 
@@ -205,16 +219,20 @@ class _ResumeOffset(TrainerCallback):
         return control
 
 
-def restore_callback_states(callbacks: list[Any], saved: dict[str, Any]) -> list[str]:
-    """Sets the saved attributes of each stateful callback on the live instance (by class name, in
-    order for repeated classes); returns the names restored. In place, unlike transformers' Trainer,
-    which builds new instances: run.py keeps references to its callbacks and reads them at the end."""
+def restore_callbacks_in_place(callbacks: list[Any], saved: dict[str, Any]) -> list[str]:
+    """Restores each stateful callback (by class name, in order for repeated classes) from a
+    checkpoint's `stateful_callbacks` on the live instance, through its `load_state` when it has one
+    (codegym's monitors), else by setting the saved attributes; returns the names restored. In place,
+    unlike transformers' Trainer, which builds new instances: run.py reads the instances it made."""
     restored = []
     for name, data in saved.items():
         live = [cb for cb in callbacks if type(cb).__name__ == name and isinstance(cb, ExportableState)]
         for callback, state in zip(live, data if isinstance(data, list) else [data], strict=False):
-            for attribute, value in state.get("attributes", {}).items():
-                setattr(callback, attribute, value)
+            if callable(getattr(callback, "load_state", None)):
+                callback.load_state(state)
+            else:
+                for attribute, value in state.get("attributes", {}).items():
+                    setattr(callback, attribute, value)
             restored.append(name)
     return restored
 
@@ -295,7 +313,9 @@ def _resumable_class() -> type:
             self.lr_scheduler.load_state_dict(torch.load(checkpoint / "scheduler.pt", map_location="cpu"))
             self._load_rng_state(str(checkpoint))
             if self.args.restore_callback_states_from_checkpoint:
-                restore_callback_states(self.callback_handler.callbacks, saved.get("stateful_callbacks", {}))
+                restore_callbacks_in_place(
+                    self.callback_handler.callbacks, saved.get("stateful_callbacks", {})
+                )
             # TRL's train() keeps log_history; what was logged before the checkpoint stays in it
             self.state.log_history = list(saved.get("log_history", []))
             budget = self.args.num_total_batches  # the whole run's updates, from this config

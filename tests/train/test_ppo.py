@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 from transformers import TrainerCallback
 from transformers.trainer_callback import ExportableState
 
 from codegym.train.checkpoints import MANIFEST, checkpoints
 from codegym.train.config import ConfigError, config_from_dict
 from codegym.train.data import build_training_data
-from codegym.train.ppo import ppo_arguments
+from codegym.train.ppo import ppo_arguments, response_length
 from codegym.train.run import run_training
 from codegym.train.setup import RunSetup
 from tests.conftest import REPO_ROOT
@@ -98,9 +99,19 @@ def test_samples_record_their_step_and_metrics_cover_every_chunk(
         assert entry["rewards/tests/mean"] == pytest.approx(sum(tests) / len(tests))
         errors = sum(s["reward"] is None for s in batch)
         assert entry["codegym/sandbox_error_rate"] == pytest.approx(errors / len(batch))
+        assert 0 < entry["codegym/response_tokens"] <= 24  # trl.response_length
     # the chunks' rewards differ, so one chunk alone could not have matched the whole batch
     first = [s["reward"] for s in samples[:4]]
     assert sum(first[:2]) != pytest.approx(sum(first[2:]))
+
+
+def test_response_length_counts_as_trl_does() -> None:
+    # left padding, a 2-token prompt, then the response up to the first padding position
+    attended = torch.tensor([0, 0, 1, 1, 1, 1, 1, 0, 0], dtype=torch.bool)
+    assert response_length(attended, prompt_length=2) == 3
+    # a padding token sampled mid-response ends it, as it does in TRL's per-sequence sums
+    assert response_length(torch.tensor([0, 1, 1, 1, 0, 1], dtype=torch.bool), prompt_length=1) == 2
+    assert response_length(torch.tensor([1, 1, 1, 1], dtype=torch.bool), prompt_length=1) == 3
 
 
 RUN_SCRIPT = """
@@ -129,7 +140,7 @@ def _ppo_config(model: str, run_dir: Path) -> dict[str, Any]:
             "save_steps": 2,
             "learning_rate": 1e-2,
             "per_device_train_batch_size": 4,
-            "response_length": 16,
+            "response_length": 8,
             "num_ppo_epochs": 1,
             "num_mini_batches": 1,
             "local_rollout_forward_batch_size": 4,
@@ -175,6 +186,7 @@ def test_resume_after_sigkill_keeps_the_step_budget_history_and_callback_state(
     assert [entry["step"] for entry in _history(run_dir / "checkpoint-4")] == [1, 2, 3, 4]
     counted = final["stateful_callbacks"]["CountLogs"]["attributes"]["logged_steps"]
     assert counted == [1, 2, 3, 4]
+    assert final["stateful_callbacks"]["AdaptiveLR"]["attributes"]["seen"] == 4  # rewards it observed
     assert (run_dir / "checkpoint-4" / "value_model" / "config.json").exists()
 
     # a finished run resumed again trains nothing more
