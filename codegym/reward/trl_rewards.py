@@ -16,6 +16,12 @@ Two equivalent layouts:
 
 The first function called for a batch judges it; the others read a memo. Async variants
 (`async_functions`) run judging in a thread so TRL can overlap it with other async work.
+
+Multi-turn episodes (codegym.train.multiturn) arrive with their first and final attempts as extra
+columns. The trained reward is then SCoRe-style, `(r1 + r2 + bonus * max(0, r2 - r1)) / 2`
+(`episode_reward`); in the `components` layout each component is the mean of its two attempts' and
+the bonus rides on `penalty`, so the weighted sum still equals the joint value. Monitors (weight 0)
+report the final attempt.
 """
 
 from __future__ import annotations
@@ -34,8 +40,19 @@ from codegym.tasks.model import Task, TaskPack
 
 Layout = Literal["joint", "components"]
 FINAL_COMPLETION = "codegym_final_completion"
-FIRST_REWARD = "codegym_first_reward"
+FIRST_COMPLETION = "codegym_first_completion"
 RewardFunc = Callable[..., list[float | None]]
+EpisodeValue = Callable[[RewardBreakdown, RewardBreakdown], float | None]
+
+
+def episode_reward(first: float | None, final: float | None, bonus: float) -> float | None:
+    """A multi-turn episode's reward from its first attempt's (r1) and final attempt's (r2) rewards:
+    (r1 + r2 + bonus * max(0, r2 - r1)) / 2, after SCoRe (Kumar et al., 2024). Without a retry r2 = r1
+    and this is r1, so with bonus < 1 a first-try pass outranks failing then fixing, which outranks
+    failing twice. None when either attempt could not be judged."""
+    if first is None or final is None:
+        return None
+    return (first + final + bonus * max(0.0, final - first)) / 2
 
 
 class TrlRewards:
@@ -46,11 +63,13 @@ class TrlRewards:
         *,
         task_id_column: str = "task_id",
         memo_size: int = 16384,
-        improvement_credit: float = 0.0,
+        correction_bonus: float = 0.0,
         on_batch: Callable[[list[str], list[str], list[ScoredSample], dict[str, Any]], None] | None = None,
     ) -> None:
         self.judge = judge
-        self.improvement_credit = improvement_credit
+        if not 0 <= correction_bonus < 1:
+            raise ValueError(f"correction_bonus must be in [0, 1), got {correction_bonus}")
+        self.correction_bonus = correction_bonus
         self.on_batch = on_batch
         self._pack = tasks if isinstance(tasks, TaskPack) else None
         self._tasks = dict(tasks.tasks if isinstance(tasks, TaskPack) else tasks)
@@ -135,44 +154,75 @@ class TrlRewards:
         return breakdown.total - gross
 
     # -- TRL functions -----------------------------------------------------------------------
-    def _function(self, name: str, value: Callable[[RewardBreakdown], float | None]) -> RewardFunc:
+    def _function(
+        self,
+        name: str,
+        value: Callable[[RewardBreakdown], float | None],
+        episode: EpisodeValue | None = None,
+        *,
+        logs_episodes: bool = False,
+    ) -> RewardFunc:
+        """A TRL reward function. For multi-turn episodes: `episode(first, final)` makes the value from
+        both attempts (None: the final attempt's value). `logs_episodes`: this function logs the batch
+        rates of multi-turn final attempts — the rollout judged them without TRL's loggers, so judging
+        here only reads the memo and would log nothing; one function per layout does it, once."""
+
         def reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **kwargs: Any):
-            # multi-turn episodes (codegym.train.multiturn) are judged on their final attempt
             final = kwargs.get(FINAL_COMPLETION)
-            chosen = final if final is not None else completions
-            return [value(b) for b in self.breakdowns(chosen, prompts=prompts, **kwargs)]
+            finals = self.breakdowns(final if final is not None else completions, prompts=prompts, **kwargs)
+            if final is not None and logs_episodes:
+                self._log(finals, kwargs)
+            first = kwargs.get(FIRST_COMPLETION)
+            if episode is None or first is None:
+                return [value(b) for b in finals]
+            firsts = self.breakdowns(first, prompts=prompts, **kwargs)
+            return [episode(a, b) for a, b in zip(firsts, finals, strict=True)]
 
         reward.__name__ = reward.__qualname__ = name
         return reward
 
+    def _mean_of_attempts(self, value: Callable[[RewardBreakdown], float | None]) -> EpisodeValue:
+        def mean(first: RewardBreakdown, final: RewardBreakdown) -> float | None:
+            a, b = value(first), value(final)
+            return None if a is None or b is None else (a + b) / 2
+
+        return mean
+
     def joint(self) -> RewardFunc:
-        base = self._function("joint", lambda b: b.total)
-
-        def joint(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **kwargs: Any):
-            totals = base(prompts, completions, **kwargs)
-            first = kwargs.get(FIRST_REWARD)
-            if first is None or not self.improvement_credit:
-                return totals
-            # credit for improving on the first attempt (and a cost for getting worse)
-            return [
-                t if t is None or f is None else t + self.improvement_credit * (t - f)
-                for t, f in zip(totals, first, strict=True)
-            ]
-
-        return joint
+        return self._function(
+            "joint",
+            lambda b: b.total,
+            lambda first, final: episode_reward(first.total, final.total, self.correction_bonus),
+            logs_episodes=True,
+        )
 
     def component(self, name: str, *, gated: bool = False) -> RewardFunc:
         if name not in COMPONENTS:
             raise KeyError(f"unknown component {name!r}; valid: {', '.join(COMPONENTS)}")
         if gated:
-            return self._function(name, lambda b: self._contribution(b, name))
+
+            def contribution(breakdown: RewardBreakdown) -> float | None:
+                return self._contribution(breakdown, name)
+
+            return self._function(
+                name, contribution, self._mean_of_attempts(contribution), logs_episodes=name == COMPONENTS[0]
+            )
         return self._function(name, lambda b: None if b.total is None else b.components.get(name))
 
     def hacks(self) -> RewardFunc:
         return self._function("hacks", lambda b: None if b.total is None else float(b.hacked))
 
     def penalty(self) -> RewardFunc:
-        return self._function("penalty", self._penalty)
+        mean = self._mean_of_attempts(self._penalty)
+
+        def episode(first: RewardBreakdown, final: RewardBreakdown) -> float | None:
+            # the improvement bonus: with the components' means, the weighted sum is episode_reward
+            average = mean(first, final)
+            if average is None or first.total is None or final.total is None:
+                return None
+            return average + self.correction_bonus * max(0.0, final.total - first.total) / 2
+
+        return self._function("penalty", self._penalty, episode)
 
     def functions(self, layout: Layout = "joint") -> list[RewardFunc]:
         if layout == "joint":

@@ -1,39 +1,124 @@
 """Feedback for a failed attempt: what went wrong, in words the model can act on — status, the
 error, failing test names and the traceback frames in its own files. Never the hidden tests' source:
-test-file frames carry only `file:line` (the runner strips their text)."""
+test-file frames carry only `file:line` (the runner strips their text).
+
+A message has three parts: a head (the status line), details (error, failing tests, frames, stderr)
+and a closing instruction that matches what the next turn does. When the message must fit a budget,
+only the details shrink, by cutting their middle: the head and the instruction always survive.
+
+The closing instruction depends on the prompt style, and is the contract of the next turn:
+* chat: the next turn is a new assistant reply, judged like the first one (a complete file in a
+  ```python block);
+* completion: the next turn continues the starter code again (the feedback, as `#` comments, ends by
+  restating the starter), and it is judged like the first attempt (the starter plus what follows).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
 
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.sandbox.types import ExecResult, TestOutcome
 
+Style = Literal["chat", "completion"]
 MAX_TESTS = 5
+MAX_CHARS = 2000
+CUT_MARKER = "\n[... {} characters cut ...]\n"
+CLOSING: dict[Style, str] = {
+    "chat": "Fix the problem and reply with the complete corrected file in one ```python block.",
+    "completion": "Fix the problem: the corrected version follows, starting again from the starter code.",
+}
 
 
-def feedback_message(breakdown: RewardBreakdown, result: ExecResult | None, *, max_chars: int = 2000) -> str:
-    lines = [
+def cut_middle(text: str, width: int) -> str:
+    """`text` in at most `width` characters: its start and (longer) its end, the middle replaced by a
+    marker — an error's end (the last frames, the exception) says the most. "" when not even the
+    marker fits."""
+    if len(text) <= width:
+        return text
+    keep = width - len(CUT_MARKER.format(len(text)))
+    if keep <= 0:
+        return ""
+    start = keep // 3
+    return text[:start] + CUT_MARKER.format(len(text) - keep) + text[len(text) - (keep - start) :]
+
+
+@dataclass(frozen=True)
+class Feedback:
+    head: str
+    details: str
+    closing: str
+
+    @property
+    def min_chars(self) -> int:
+        """The shortest message: head and closing, no details."""
+        return len(self.head) + 1 + len(self.closing)
+
+    def render(self, max_chars: int = MAX_CHARS) -> str | None:
+        """The message in at most `max_chars` characters, the details cut in the middle to fit; None
+        when not even the head and the closing fit."""
+        if max_chars < self.min_chars:
+            return None
+        details = cut_middle(self.details, max_chars - self.min_chars - 1)
+        return "\n".join(part for part in (self.head, details, self.closing) if part)
+
+
+def without_interpreter_frames(text: str) -> str:
+    """`text` less the interpreter's own import frames (`File "<frozen ...>"` and the code line under
+    each): they say nothing about the model's code and crowd out what does."""
+    kept: list[str] = []
+    in_frame = False
+    for line in text.splitlines():
+        if line.startswith('File "<frozen '):
+            in_frame = True
+        elif not (in_frame and line.startswith("    ")):
+            in_frame = False
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def _details(breakdown: RewardBreakdown, result: ExecResult) -> list[str]:
+    lines = []
+    if result.message:
+        lines.append(f"Error: {cut_middle(without_interpreter_frames(result.message.strip()), 600)}")
+    failing = [
+        t
+        for t in result.tests
+        if t.outcome is not TestOutcome.PASSED and not t.test_id.startswith("visible__")
+    ][:MAX_TESTS]
+    for test in failing:
+        name = test.test_id.split("::")[-1]
+        detail = f": {cut_middle(test.message.strip(), 200)}" if test.message.strip() else ""
+        lines.append(f"- {name} {test.outcome.value}{detail}")
+        frames = without_interpreter_frames(test.traceback).splitlines()
+        program_frames = [f for f in frames if f.startswith(("File ", "    "))]
+        if program_frames:
+            lines.append("  " + "\n  ".join(program_frames[-4:]))
+    if result.stderr.strip() and breakdown.status in ("error", "timeout", "memory"):
+        lines.append("stderr (end):\n" + result.stderr.strip()[-400:])
+    return lines
+
+
+def feedback_for(breakdown: RewardBreakdown, result: ExecResult | None, *, style: Style = "chat") -> Feedback:
+    head = [
         f"Your solution did not pass: status {breakdown.status}, "
         f"{breakdown.tests_passed}/{breakdown.tests_total} hidden tests passed."
     ]
     if breakdown.flags:
-        lines.append("It was flagged for trying to game the tests: " + ", ".join(breakdown.flags) + ".")
-    if result is not None:
-        if result.message:
-            lines.append(f"Error: {result.message.strip()[:600]}")
-        failing = [
-            t
-            for t in result.tests
-            if t.outcome is not TestOutcome.PASSED and not t.test_id.startswith("visible__")
-        ][:MAX_TESTS]
-        for test in failing:
-            name = test.test_id.split("::")[-1]
-            detail = f": {test.message.strip()[:200]}" if test.message.strip() else ""
-            lines.append(f"- {name} {test.outcome.value}{detail}")
-            program_frames = [f for f in test.traceback.splitlines() if f.startswith(("File ", "    "))]
-            if program_frames:
-                lines.append("  " + "\n  ".join(program_frames[-4:]))
-        if result.stderr.strip() and breakdown.status in ("error", "timeout", "memory"):
-            lines.append("stderr (end):\n" + result.stderr.strip()[-400:])
-    lines.append("Fix the problem and reply with the complete corrected file in one ```python block.")
-    text = "\n".join(lines)
-    return text if len(text) <= max_chars else text[: max_chars - 15] + "\n...[truncated]"
+        head.append("It was flagged for trying to game the tests: " + ", ".join(breakdown.flags) + ".")
+    details = _details(breakdown, result) if result is not None else []
+    return Feedback("\n".join(head), "\n".join(details), CLOSING[style])
+
+
+def feedback_message(
+    breakdown: RewardBreakdown,
+    result: ExecResult | None,
+    *,
+    style: Style = "chat",
+    max_chars: int = MAX_CHARS,
+) -> str:
+    """The feedback as one message of at most `max_chars` characters (the closing alone, cut, when
+    even head and closing do not fit)."""
+    feedback = feedback_for(breakdown, result, style=style)
+    return feedback.render(max_chars) or feedback.closing[:max_chars]

@@ -21,7 +21,7 @@ import copy
 import difflib
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
 import yaml
 
@@ -86,18 +86,68 @@ class SandboxSettings:
     workers: int = field(default=0, metadata={"help": "Sandbox workers (0 = the backend's default)."})
 
 
+MIN_ATTEMPT_TOKENS = 16
+MIN_FEEDBACK_TOKENS = 16
+
+
 @dataclass(frozen=True)
 class FeedbackConfig:
+    # fields that no longer exist, and what replaced them: a config that sets one fails with this message
+    RETIRED_FIELDS: ClassVar[dict[str, str]] = {
+        "improvement_credit": "removed: it paid more for failing then fixing (1.5) than for passing on the "
+        "first try (1.0). Use feedback.correction_bonus, the alpha in [0, 1) of the episode reward "
+        "(r1 + r2 + alpha * max(0, r2 - r1)) / 2, which ranks a first-try pass highest."
+    }
+
     turns: int = field(
         default=1, metadata={"help": "Attempts per episode; >1 feeds errors back (GRPO only)."}
     )
-    improvement_credit: float = field(
-        default=0.5, metadata={"help": "reward = final + credit * (final - first attempt's reward)."}
+    correction_bonus: float = field(
+        default=0.5,
+        metadata={
+            "help": "alpha in [0, 1) of the episode reward (r1 + r2 + alpha * max(0, r2 - r1)) / 2, r1 the "
+            "first attempt's reward, r2 the final one's (r2 = r1 without a retry): a first-try pass earns "
+            "the most, failing then fixing less, failing twice least; improving pays alpha / 2 per unit."
+        },
+    )
+    feedback_tokens: int = field(
+        default=256,
+        metadata={
+            "help": "Tokens reserved for each feedback message (in completion style, with the restated "
+            "starter). trl.max_completion_length bounds the whole episode: each attempt gets "
+            "(max_completion_length - (turns - 1) * feedback_tokens) / turns tokens, and feedback may also "
+            "use what earlier attempts left; a longer message is cut in the middle of its details."
+        },
     )
 
     def __post_init__(self) -> None:
         if not 1 <= self.turns <= 8:
             raise ValueError(f"feedback.turns must be between 1 and 8, got {self.turns}")
+        if not 0 <= self.correction_bonus < 1:
+            raise ValueError(
+                f"feedback.correction_bonus must be in [0, 1) so that a first-try pass earns the most, "
+                f"got {self.correction_bonus}"
+            )
+        if self.feedback_tokens < MIN_FEEDBACK_TOKENS:
+            raise ValueError(
+                f"feedback.feedback_tokens must be >= {MIN_FEEDBACK_TOKENS}, got {self.feedback_tokens}"
+            )
+
+    def attempt_tokens(self, max_completion_length: int) -> int:
+        """Tokens each attempt may generate: the completion budget less the feedback reserve, shared by
+        the turns (all of it with one turn)."""
+        if self.turns == 1:
+            return max_completion_length
+        attempt = (max_completion_length - (self.turns - 1) * self.feedback_tokens) // self.turns
+        if attempt < MIN_ATTEMPT_TOKENS:
+            needed = self.turns * MIN_ATTEMPT_TOKENS + (self.turns - 1) * self.feedback_tokens
+            raise ValueError(
+                f"trl.max_completion_length {max_completion_length} is too small for feedback.turns "
+                f"{self.turns} with feedback.feedback_tokens {self.feedback_tokens}: each attempt would get "
+                f"{attempt} tokens (need >= {MIN_ATTEMPT_TOKENS}); set trl.max_completion_length >= {needed} "
+                "or lower feedback.feedback_tokens"
+            )
+        return attempt
 
 
 @dataclass(frozen=True)
@@ -243,6 +293,9 @@ class TrainConfig:
             raise ValueError(
                 "feedback.turns > 1 (multi-turn self-correction) is supported with algorithm: grpo"
             )
+        budget = self.trl.get("max_completion_length")
+        if self.feedback.turns > 1 and isinstance(budget, int):
+            self.feedback.attempt_tokens(budget)  # a budget too small for the turns fails on load
 
     @property
     def output_dir(self) -> Path:
@@ -261,7 +314,10 @@ def _build(cls: type, data: Any, where: str) -> Any:
     hints = get_type_hints(cls)
     valid = [f.name for f in fields(cls)]
     values: dict[str, Any] = {}
+    retired = getattr(cls, "RETIRED_FIELDS", {})
     for key, value in data.items():
+        if key in retired:
+            raise ConfigError(f"{where}.{key}: {retired[key]}")
         if key not in valid:
             raise ConfigError(
                 f"{where}.{key}: unknown field{_suggest(key, valid)}; valid: {', '.join(valid)}"

@@ -40,7 +40,11 @@ def build_grpo_trainer(setup: RunSetup) -> Any:
     rollout = None
     if setup.config.feedback.turns > 1:
         rollout = FeedbackRollout(
-            rewards, setup.data.tasks_by_prompt, tokenizer, turns=setup.config.feedback.turns
+            rewards,
+            setup.data.tasks_by_prompt,
+            tokenizer,
+            setup.config.feedback,
+            max_completion_length=args.max_completion_length,
         )
     return GRPOTrainer(
         model=model,

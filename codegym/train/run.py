@@ -193,7 +193,7 @@ def run_training(
         rewards = TrlRewards(
             judge,
             data.tasks,
-            improvement_credit=config.feedback.improvement_credit,
+            correction_bonus=config.feedback.correction_bonus,
             on_batch=SampleLog(run_dir / "samples.jsonl"),
         )
         packs = [registry.load(name) for name in config.data.packs]

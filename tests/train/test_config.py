@@ -41,7 +41,12 @@ def test_quickstart_is_cpu_offline_and_short() -> None:
 def test_overrides_apply_with_yaml_values() -> None:
     config = load_train_config(
         REPO_ROOT / "configs" / "quickstart.yaml",
-        ["trl.learning_rate=1e-4", "data.packs=[basics, repo]", "feedback.turns=2"],
+        [
+            "trl.learning_rate=1e-4",
+            "data.packs=[basics, repo]",
+            "feedback.turns=2",
+            "trl.max_completion_length=320",
+        ],
     )
     assert config.trl["learning_rate"] == 1e-4 and config.data.packs == ("basics", "repo")
     assert config.feedback.turns == 2
