@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import importlib.util
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
@@ -38,6 +39,54 @@ class ConfigError(ValueError):
     """A configuration value is invalid; the message names the file and the field."""
 
 
+LORA_ALL_LINEAR = "all-linear"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class LoraSettings:
+    r: int = field(
+        default=0,
+        metadata={"help": "LoRA rank: adapters of this rank are trained, the base is frozen (0 = off)."},
+    )
+    alpha: float = field(
+        default=32.0, metadata={"help": "LoRA alpha: the adapters' update is scaled by alpha / r."}
+    )
+    dropout: float = field(default=0.05, metadata={"help": "Dropout on the adapters' input, in [0, 1)."})
+    target_modules: tuple[str, ...] = field(
+        default=(LORA_ALL_LINEAR,),
+        metadata={
+            "help": "Modules that get adapters: names such as [q_proj, v_proj], or all-linear (every linear "
+            "layer but the output head)."
+        },
+    )
+
+    @property
+    def enabled(self) -> bool:
+        return self.r > 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.r, int) or isinstance(self.r, bool) or self.r < 0:
+            raise ValueError(f"model.lora.r must be an integer >= 0 (0 = no LoRA), got {self.r!r}")
+        if not _is_number(self.alpha) or self.alpha <= 0:
+            raise ValueError(f"model.lora.alpha must be a number > 0, got {self.alpha!r}")
+        if not _is_number(self.dropout) or not 0 <= self.dropout < 1:
+            raise ValueError(f"model.lora.dropout must be a number in [0, 1), got {self.dropout!r}")
+        names = self.target_modules
+        if not names or not all(isinstance(name, str) and name for name in names):
+            raise ValueError(
+                f"model.lora.target_modules must be a non-empty list of module names, got {names!r}"
+            )
+        if LORA_ALL_LINEAR in names and len(names) > 1:
+            raise ValueError(f"model.lora.target_modules: {LORA_ALL_LINEAR} stands alone, got {list(names)}")
+        if self.enabled and importlib.util.find_spec("peft") is None:
+            # fail at load time, before a model is downloaded, rather than inside TRL
+            raise ValueError("model.lora.r > 0 needs the peft package: pip install 'codegym[train]'")
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     name_or_path: str = field(
@@ -55,7 +104,16 @@ class ModelConfig:
         metadata={"help": "torch threads when training on CPU (the sandbox needs the other cores)."},
     )
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = field(
-        default="auto", metadata={"help": "Weights dtype (auto: bf16 on a GPU that has it, else fp32)."}
+        default="auto",
+        metadata={
+            "help": "dtype of the frozen weights: the reference model and, with LoRA, the base model "
+            "(auto: bf16 on a GPU that has it, else fp32). Trained weights (policy, PPO value model, LoRA "
+            "adapters) keep fp32 master weights; trl.bf16 / trl.fp16 make the compute mixed precision."
+        },
+    )
+    lora: LoraSettings = field(
+        default_factory=LoraSettings,
+        metadata={"help": "LoRA adapters instead of full fine-tuning (GRPO, RLOO, PPO's policy)."},
     )
 
     def __post_init__(self) -> None:

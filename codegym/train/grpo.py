@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from codegym.train.config import validate_options
+from codegym.train.model_setup import load_policy, lora_config
 from codegym.train.multiturn import FeedbackRollout
 from codegym.train.setup import RunSetup, trl_arguments
 
@@ -25,7 +26,7 @@ class GRPOOptions:
 
 
 def build_grpo_trainer(setup: RunSetup) -> Any:
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
     from trl import GRPOConfig, GRPOTrainer
 
     options: GRPOOptions = validate_options(GRPOOptions, setup.config.grpo, f"{setup.config.source}.grpo")
@@ -36,7 +37,7 @@ def build_grpo_trainer(setup: RunSetup) -> Any:
     args = trl_arguments(setup, GRPOConfig, {"reward_weights": rewards.weights(options.reward_layout)})
     tokenizer = AutoTokenizer.from_pretrained(setup.model_path)
     tokenizer.padding_side = "left"
-    model = AutoModelForCausalLM.from_pretrained(setup.model_path)
+    model = load_policy(setup.model_path, setup.config.model)
     rollout = None
     if setup.config.feedback.turns > 1:
         rollout = FeedbackRollout(
@@ -54,4 +55,5 @@ def build_grpo_trainer(setup: RunSetup) -> Any:
         processing_class=tokenizer,
         callbacks=setup.callbacks,
         rollout_func=rollout,
+        peft_config=lora_config(setup.config.model),
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from codegym.train.config import validate_options
+from codegym.train.model_setup import load_policy, lora_config
 from codegym.train.setup import RunSetup, trl_arguments
 
 
@@ -17,7 +18,7 @@ class RLOOOptions:
 
 
 def build_rloo_trainer(setup: RunSetup) -> Any:
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
     from trl import RLOOConfig, RLOOTrainer
 
     options: RLOOOptions = validate_options(RLOOOptions, setup.config.rloo, f"{setup.config.source}.rloo")
@@ -26,10 +27,11 @@ def build_rloo_trainer(setup: RunSetup) -> Any:
     tokenizer = AutoTokenizer.from_pretrained(setup.model_path)
     tokenizer.padding_side = "left"
     return RLOOTrainer(
-        model=AutoModelForCausalLM.from_pretrained(setup.model_path),
+        model=load_policy(setup.model_path, setup.config.model),
         reward_funcs=rewards.functions(options.reward_layout),
         args=args,
         train_dataset=setup.data.dataset(),
         processing_class=tokenizer,
         callbacks=setup.callbacks,
+        peft_config=lora_config(setup.config.model),
     )

@@ -26,7 +26,7 @@ from codegym.train.callbacks import (
 from codegym.train.checkpoints import SealCheckpoints, finished_step, resolve_resume
 from codegym.train.config import TrainConfig
 from codegym.train.data import build_training_data
-from codegym.train.model_setup import base_model_path, sft_warmup
+from codegym.train.model_setup import base_model_path, export_final_model, sft_warmup
 from codegym.train.plot import plot_rewards
 from codegym.train.profile import StepProfiler
 from codegym.train.samples import SampleLog
@@ -228,7 +228,7 @@ def run_training(
                 trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
         except TrainingHalted as exc:
             status, message = "halted", str(exc)
-        trainer.save_model(str(run_dir / "final-model"))
+        export_final_model(trainer, run_dir / "final-model", model_path)
         learning = None
         if config.evaluation.enabled and processes.is_main_process:
             learning = _evaluate_learning(config, data, backend, model_path, run_dir, log)
