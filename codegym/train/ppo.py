@@ -26,6 +26,14 @@ from transformers import TrainerCallback
 
 from codegym.reward.trl_rewards import TrlRewards, batch_rates
 from codegym.train.config import validate_options
+from codegym.train.model_setup import (
+    load_policy,
+    load_reference,
+    load_value_model,
+    lora_config,
+    mixed_precision_for_ppo,
+    restore_adapter,
+)
 from codegym.train.setup import RunSetup, trl_arguments
 
 VALUE_MODEL_DIR = "value_model"
@@ -141,6 +149,7 @@ def _resumable_class() -> type:
                     torch.load(checkpoint / "scheduler.pt", map_location=device)
                 )
                 self._load_rng_state(str(checkpoint))
+                restore_adapter(self.accelerator.unwrap_model(self.model).policy, checkpoint)
                 self.args.num_total_batches = max(0, self.args.num_total_batches - done)
                 self.add_callback(_StepOffset(done, int(state.get("episode", done * self.args.batch_size))))
             self.train()
@@ -149,7 +158,7 @@ def _resumable_class() -> type:
 
 
 def build_ppo_trainer(setup: RunSetup) -> Any:
-    from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoTokenizer
     from trl.experimental.ppo import PPOConfig
 
     options: PPOOptions = validate_options(PPOOptions, setup.config.ppo, f"{setup.config.source}.ppo")
@@ -166,15 +175,13 @@ def build_ppo_trainer(setup: RunSetup) -> Any:
     args = trl_arguments(setup, PPOConfig, forced)
     tokenizer = AutoTokenizer.from_pretrained(setup.model_path)
     tokenizer.padding_side = "left"
-    policy_path = str(checkpoint) if checkpoint else setup.model_path
-    policy = AutoModelForCausalLM.from_pretrained(policy_path)
-    reference = AutoModelForCausalLM.from_pretrained(setup.model_path)
+    policy = load_policy(setup.model_path, setup.config.model, checkpoint)
+    reference = load_reference(setup.model_path, setup.config.model)
     if checkpoint is not None and (checkpoint / VALUE_MODEL_DIR).exists():
         value_path = str(checkpoint / VALUE_MODEL_DIR)
     else:
         value_path = setup.model_path if options.value_model == "policy" else options.value_model
-    value = AutoModelForSequenceClassification.from_pretrained(value_path, num_labels=1)
-    value.config.pad_token_id = tokenizer.pad_token_id
+    value = load_value_model(value_path, tokenizer.pad_token_id)
     rows = setup.data.rows
     encoded = [tokenizer(row["prompt"], add_special_tokens=False)["input_ids"] for row in rows]
     prompt_tasks = {tuple(ids): row["task_id"] for ids, row in zip(encoded, rows, strict=True)}
@@ -182,15 +189,17 @@ def build_ppo_trainer(setup: RunSetup) -> Any:
 
     dataset = Dataset.from_list([{"input_ids": ids} for ids in encoded])
     reward_model = ExecutionRewardModel(setup.rewards, tokenizer, prompt_tasks)
-    trainer = _resumable_class()(
-        args=args,
-        processing_class=tokenizer,
-        model=policy,
-        ref_model=reference,
-        reward_model=reward_model,
-        train_dataset=dataset,
-        value_model=value,
-        callbacks=list(setup.callbacks),
-    )
+    with mixed_precision_for_ppo(args):
+        trainer = _resumable_class()(
+            args=args,
+            processing_class=tokenizer,
+            model=policy,
+            ref_model=reference,
+            reward_model=reward_model,
+            train_dataset=dataset,
+            value_model=value,
+            callbacks=list(setup.callbacks),
+            peft_config=lora_config(setup.config.model),
+        )
     trainer.add_callback(_PPOBridge(reward_model, trainer))
     return trainer
