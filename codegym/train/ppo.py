@@ -35,6 +35,14 @@ from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.trl_rewards import TrlRewards, batch_rates
 from codegym.train.callbacks import RESPONSE_TOKENS_KEY
 from codegym.train.config import ConfigError, validate_options
+from codegym.train.model_setup import (
+    load_policy,
+    load_reference,
+    load_value_model,
+    lora_config,
+    mixed_precision_for_ppo,
+    restore_adapter,
+)
 from codegym.train.setup import RunSetup, trl_arguments
 
 VALUE_MODEL_DIR = "value_model"
@@ -312,6 +320,7 @@ def _resumable_class() -> type:
             self.optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", map_location="cpu"))
             self.lr_scheduler.load_state_dict(torch.load(checkpoint / "scheduler.pt", map_location="cpu"))
             self._load_rng_state(str(checkpoint))
+            restore_adapter(self.accelerator.unwrap_model(self.model).policy, checkpoint)
             if self.args.restore_callback_states_from_checkpoint:
                 restore_callbacks_in_place(
                     self.callback_handler.callbacks, saved.get("stateful_callbacks", {})
@@ -329,7 +338,7 @@ def _resumable_class() -> type:
 
 def build_ppo_trainer(setup: RunSetup) -> Any:
     from datasets import Dataset
-    from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoTokenizer
 
     source = setup.config.source or "config"
     options: PPOOptions = validate_options(PPOOptions, setup.config.ppo, f"{source}.ppo")
@@ -342,28 +351,28 @@ def build_ppo_trainer(setup: RunSetup) -> Any:
     checkpoint = setup.resume_checkpoint
     tokenizer = AutoTokenizer.from_pretrained(setup.model_path)
     tokenizer.padding_side = "left"
-    policy_path = str(checkpoint) if checkpoint else setup.model_path
-    policy = AutoModelForCausalLM.from_pretrained(policy_path)
-    reference = AutoModelForCausalLM.from_pretrained(setup.model_path)
+    policy = load_policy(setup.model_path, setup.config.model, checkpoint)
+    reference = load_reference(setup.model_path, setup.config.model)
     if checkpoint is not None and (checkpoint / VALUE_MODEL_DIR).exists():
         value_path = str(checkpoint / VALUE_MODEL_DIR)
     else:
         value_path = setup.model_path if options.value_model == "policy" else options.value_model
-    value = AutoModelForSequenceClassification.from_pretrained(value_path, num_labels=1)
-    value.config.pad_token_id = tokenizer.pad_token_id
+    value = load_value_model(value_path, tokenizer.pad_token_id)
     rows = setup.data.rows
     encoded = [tokenizer(row["prompt"], add_special_tokens=False)["input_ids"] for row in rows]
     prompt_tasks = {tuple(ids): row["task_id"] for ids, row in zip(encoded, rows, strict=True)}
     reward_model = ExecutionRewardModel(setup.rewards, tokenizer, prompt_tasks)
-    trainer = _resumable_class()(
-        args=args,
-        processing_class=tokenizer,
-        model=policy,
-        ref_model=reference,
-        reward_model=reward_model,
-        train_dataset=Dataset.from_list([{"input_ids": ids} for ids in encoded]),
-        value_model=value,
-        callbacks=list(setup.callbacks),
-    )
+    with mixed_precision_for_ppo(args):
+        trainer = _resumable_class()(
+            args=args,
+            processing_class=tokenizer,
+            model=policy,
+            ref_model=reference,
+            reward_model=reward_model,
+            train_dataset=Dataset.from_list([{"input_ids": ids} for ids in encoded]),
+            value_model=value,
+            callbacks=list(setup.callbacks),
+            peft_config=lora_config(setup.config.model),
+        )
     trainer.add_callback(_ShareTrainerState(reward_model))
     return trainer

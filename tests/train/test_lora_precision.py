@@ -201,3 +201,37 @@ def test_ppo_mixed_precision_is_set_only_while_the_trainer_is_built(monkeypatch:
     monkeypatch.setenv("ACCELERATE_MIXED_PRECISION", "no")  # a launcher's choice is kept
     with mixed_precision_for_ppo(SimpleNamespace(bf16=True, fp16=False)):
         assert os.environ["ACCELERATE_MIXED_PRECISION"] == "no"
+
+
+def test_ppo_bf16_step_trains_fp32_policy_and_value_under_autocast(
+    bf16_model_path: str, tmp_path: Path
+) -> None:
+    bf16 = ModelConfig(name_or_path=bf16_model_path, dtype="bfloat16")
+    config = run_config(bf16_model_path, tmp_path, "ppo", bf16, max_steps=1, learning_rate=1e-6, bf16=True)
+    compute = _ComputeDtypes()
+    assert run_training(config, extra_callbacks=[compute]).steps == 1
+    assert (torch.float32, torch.bfloat16) in compute.seen, compute.seen
+    before, after = weights(bf16_model_path), weights(tmp_path / "final-model")
+    changed = sum(int((before[k] != after[k]).sum()) for k in before)
+    assert changed / sum(v.numel() for v in before.values()) > 0.5
+
+
+def test_ppo_lora_saves_adapters_resumes_and_exports_a_merged_model(
+    tiny_model_path: str, tmp_path: Path
+) -> None:
+    lora = ModelConfig(name_or_path=tiny_model_path, lora=LORA)
+    assert run_training(run_config(tiny_model_path, tmp_path, "ppo", lora)).steps == 2
+    checkpoint = tmp_path / "checkpoint-2"
+    assert is_valid_checkpoint(checkpoint) and (checkpoint / ADAPTER_WEIGHTS).exists()
+    saved = load_file(checkpoint / ADAPTER_WEIGHTS)
+    start = _AdapterAtStart()
+    result = run_training(
+        run_config(tiny_model_path, tmp_path, "ppo", lora, max_steps=3),
+        resume=str(checkpoint),
+        extra_callbacks=[start],
+    )
+    assert result.steps == 3
+    assert all(torch.equal(start.weights[k], saved[k]) for k in saved), "resume did not load the adapter"
+    before, after = weights(tiny_model_path), weights(tmp_path / "final-model")
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert moved and all(any(name in k for name in LORA.target_modules) for k in moved), sorted(moved)
