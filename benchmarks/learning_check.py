@@ -33,7 +33,7 @@ RESULTS = ROOT / "benchmarks" / "results" / "learning_check.json"
 
 def split_tasks() -> tuple[list[str], list[str]]:
     """Every fourth task (in the pack's order) is held out."""
-    ids = sorted(TaskRegistry().load("easy").tasks)
+    ids = sorted(task.task_id for task in TaskRegistry().load("easy").tasks.values())
     held_out = ids[::4]
     return [t for t in ids if t not in held_out], held_out
 
@@ -55,12 +55,12 @@ def one_seed(seed: int, samples: int, out: Path) -> dict:
     started = time.monotonic()
     result = run_training(config, log=lambda *_: None)
     train_s = time.monotonic() - started
-    pack = TaskRegistry().load("easy")
+    by_id = {task.task_id: task for task in TaskRegistry().load("easy").tasks.values()}
     figures = {"seed": seed, "rl_steps": result.steps, "train_seconds": round(train_s, 1)}
     length = int(config.trl["max_completion_length"])
     with LocalBackend() as backend:
         for split, ids in (("training tasks", train_ids), ("held-out tasks", held_out_ids)):
-            tasks = [pack.tasks[t] for t in ids]
+            tasks = [by_id[t] for t in ids]
             for label, n, temperature in (("pass@1", samples, 1.0), ("greedy", 1, 0.0)):
                 report = evaluate_learning(
                     str(run_dir / "sft-model"),

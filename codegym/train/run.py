@@ -194,7 +194,7 @@ def run_training(
             judge,
             data.tasks,
             correction_bonus=config.feedback.correction_bonus,
-            on_batch=SampleLog(run_dir / "samples.jsonl"),
+            on_batch=SampleLog(run_dir / "samples.jsonl", process=processes.process_index),
         )
         packs = [registry.load(name) for name in config.data.packs]
         with processes.main_process_first():  # rank 0 builds `tiny`; the others then find it built

@@ -127,6 +127,8 @@ def test_two_processes_train_checkpoint_die_and_resume(tmp_path: Path) -> None:
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["steps"] == killed_at + 2 and Path(summary["resumed_from"]) == newest
     assert is_valid_checkpoint(run_dir / f"checkpoint-{killed_at + 2}")
+    rows = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+    assert {row["process"] for row in rows} == {0, 1}  # both shares logged, no line split by the other
 
 
 def test_a_manifest_without_every_ranks_rng_state_is_not_a_checkpoint(tmp_path: Path) -> None:
