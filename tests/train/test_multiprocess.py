@@ -19,39 +19,20 @@ from codegym.train.run import default_sandbox_workers, run_training
 from tests.conftest import REPO_ROOT
 from tests.train.conftest import small_config
 
-
-def two_process_config(tmp_path: Path, run_dir: Path) -> Path:
-    config = tmp_path / "train.yaml"
-    config.write_text(
-        json.dumps(
-            {
-                "algorithm": "grpo",
-                "model": {
-                    "name_or_path": "tiny",  # built by rank 0 only, while rank 1 waits
-                    "tiny": {"vocab_size": 400, "hidden_size": 32, "layers": 1, "heads": 2, "kv_heads": 1},
-                    "sft_warmup_steps": 3,
-                },
-                "data": {
-                    "packs": ["easy"],
-                    "max_tasks": 4,
-                    "prompt": {"style": "completion", "include_visible_tests": False},
-                },
-                "reward": {"quality_gate": "none", "timing_repeats": 1},
-                "output": {"dir": str(run_dir), "cache": "memory", "plot": False},
-                "trl": {
-                    "max_steps": 400,  # never reached: the run is killed once checkpoint-4 is sealed
-                    "learning_rate": 1e-3,
-                    "per_device_train_batch_size": 4,
-                    "num_generations": 4,
-                    "max_completion_length": 12,
-                    "save_steps": 2,
-                    "logging_steps": 1,
-                    "report_to": [],
-                },
-            }
-        )
-    )
-    return config
+QUICKSTART_OVERRIDES = [
+    # the quick start's config, made small enough for a test: a smaller tiny model, a few tasks
+    "model.tiny={vocab_size: 400, hidden_size: 32, layers: 1, heads: 2, kv_heads: 1, intermediate_size: 64}",
+    "model.sft_warmup_steps=3",
+    "data.max_tasks=4",
+    "evaluation.enabled=false",
+    "output.plot=false",
+    "trl.max_steps=400",  # never reached: the run is killed once a checkpoint past step 4 is sealed
+    "trl.per_device_train_batch_size=4",
+    "trl.num_generations=4",
+    "trl.max_completion_length=12",
+    "trl.save_steps=2",
+    "trl.report_to=[]",
+]
 
 
 def kill_tree(pid: int) -> None:
@@ -90,10 +71,11 @@ def accelerate(config: Path, *extra: str) -> list[str]:
 
 def test_two_processes_train_checkpoint_die_and_resume(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    config = two_process_config(tmp_path, run_dir)
+    config = REPO_ROOT / "configs" / "quickstart.yaml"
+    overrides = ["--output-dir", str(run_dir), *QUICKSTART_OVERRIDES]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     first = subprocess.Popen(
-        accelerate(config),
+        accelerate(config, *overrides),
         cwd=REPO_ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -115,7 +97,7 @@ def test_two_processes_train_checkpoint_die_and_resume(tmp_path: Path) -> None:
     assert {"rng_state_0.pth", "rng_state_1.pth"} <= set(manifest["files"])  # sealed after both wrote
     assert json.loads((run_dir / "sft-model" / "codegym_sft.json").read_text())["steps"] == 3
     resumed = subprocess.run(
-        accelerate(config, "--resume", "auto", "--max-steps", str(killed_at + 2)),
+        accelerate(config, *overrides, "--resume", "auto", "--max-steps", str(killed_at + 2)),
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
