@@ -24,7 +24,7 @@ from pathlib import Path
 from codegym.sandbox.local import LocalBackend
 from codegym.tasks.registry import TaskRegistry
 from codegym.train.config import load_train_config
-from codegym.train.learning import evaluate_learning
+from codegym.train.learning import SamplingSettings, evaluate_learning
 from codegym.train.run import run_training
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,11 +68,13 @@ def one_seed(seed: int, samples: int, out: Path, sft_steps: int) -> dict:
                     str(run_dir / "final-model"),
                     tasks,
                     backend,
-                    samples_per_task=n,
-                    temperature=temperature,
-                    max_new_tokens=length,
-                    seed=1234,
-                    prompt=config.data.prompt,
+                    SamplingSettings(
+                        samples_per_task=n,
+                        temperature=temperature,
+                        max_new_tokens=length,
+                        seed=1234,
+                        prompt=config.data.prompt,
+                    ),
                     split=split,
                 )
                 figures[f"{split} {label}"] = report.difference.to_dict()

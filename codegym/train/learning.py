@@ -26,6 +26,17 @@ from codegym.tasks.model import Task
 
 
 @dataclass(frozen=True)
+class SamplingSettings:
+    """How each policy is sampled for the figure; both sides of a comparison share one."""
+
+    samples_per_task: int
+    temperature: float
+    max_new_tokens: int
+    seed: int
+    prompt: PromptConfig
+
+
+@dataclass(frozen=True)
 class PolicyEval:
     model: str
     passes: dict[str, int]  # task id -> passing samples
@@ -80,12 +91,8 @@ def evaluate_policy(
     model_dir: str,
     tasks: Sequence[Task],
     backend: SandboxBackend,
+    sampling: SamplingSettings,
     *,
-    samples_per_task: int,
-    temperature: float,
-    max_new_tokens: int,
-    seed: int,
-    prompt: PromptConfig,
     batch_size: int = 64,
 ) -> PolicyEval:
     """Sample and judge; a sample whose sandbox failed (ours, not the program's) counts as not passed
@@ -93,13 +100,18 @@ def evaluate_policy(
     from codegym.rollout.generation.base import SamplingParams
     from codegym.rollout.generation.hf import TransformersGenerator, TransformersSettings
 
-    builder = PromptBuilder(prompt)
+    builder = PromptBuilder(sampling.prompt)
     prompts = [builder.build(task) for task in tasks]
-    params = SamplingParams(temperature=temperature, top_p=1.0, max_new_tokens=max_new_tokens, seed=seed)
+    params = SamplingParams(
+        temperature=sampling.temperature,
+        top_p=1.0,
+        max_new_tokens=sampling.max_new_tokens,
+        seed=sampling.seed,
+    )
     settings = TransformersSettings(model=model_dir, device="auto", batch_size=batch_size)
     with TransformersGenerator(settings) as generator:
-        outputs = generator.generate(prompts, samples_per_task, params)
-    mode = "append" if prompt.style == "completion" else "solution"
+        outputs = generator.generate(prompts, sampling.samples_per_task, params)
+    mode = "append" if sampling.prompt.style == "completion" else "solution"
     requests, owners = [], []
     for task, completions in zip(tasks, outputs, strict=True):
         for completion in completions:
@@ -113,7 +125,7 @@ def evaluate_policy(
             passes[owner] += 1
         elif result.status is ExecStatus.SANDBOX_ERROR:
             errors += 1
-    return PolicyEval(model_dir, passes, samples_per_task, errors)
+    return PolicyEval(model_dir, passes, sampling.samples_per_task, errors)
 
 
 def paired_difference(
@@ -162,22 +174,11 @@ def evaluate_learning(
     after_model: str,
     tasks: Sequence[Task],
     backend: SandboxBackend,
+    sampling: SamplingSettings,
     *,
-    samples_per_task: int,
-    temperature: float,
-    max_new_tokens: int,
-    seed: int,
-    prompt: PromptConfig,
     split: str = "training tasks",
 ) -> LearningReport:
     """Both models sampled with the same seed and settings, then compared task by task."""
-    settings = {
-        "samples_per_task": samples_per_task,
-        "temperature": temperature,
-        "max_new_tokens": max_new_tokens,
-        "seed": seed,
-        "prompt": prompt,
-    }
-    before = evaluate_policy(before_model, tasks, backend, **settings)
-    after = evaluate_policy(after_model, tasks, backend, **settings)
+    before = evaluate_policy(before_model, tasks, backend, sampling)
+    after = evaluate_policy(after_model, tasks, backend, sampling)
     return LearningReport(before, after, paired_difference(before, after), split)

@@ -118,7 +118,7 @@ def _evaluate_learning(
     config: TrainConfig, data: Any, backend: Any, start_model: str, run_dir: Path, log: Any
 ):
     """pass@1 of the model RL started from (the SFT model, or the base) and of the final model."""
-    from codegym.train.learning import evaluate_learning
+    from codegym.train.learning import SamplingSettings, evaluate_learning
 
     settings = config.evaluation
     length = settings.max_new_tokens or int(
@@ -133,11 +133,13 @@ def _evaluate_learning(
         str(run_dir / "final-model"),
         list(data.tasks.values()),
         backend,
-        samples_per_task=settings.samples_per_task,
-        temperature=settings.temperature,
-        max_new_tokens=length,
-        seed=settings.seed,
-        prompt=config.data.prompt,
+        SamplingSettings(
+            samples_per_task=settings.samples_per_task,
+            temperature=settings.temperature,
+            max_new_tokens=length,
+            seed=settings.seed,
+            prompt=config.data.prompt,
+        ),
     )
     (run_dir / "learning.json").write_text(json.dumps(report.to_dict(), indent=2))
     log(report.describe())

@@ -22,6 +22,11 @@ def tiny_model_path(tmp_path_factory: pytest.TempPathFactory) -> str:
 def small_config(model: str, run_dir: Path, algorithm: str = "grpo", **sections: Any) -> TrainConfig:
     """A few-step CPU run on four basics tasks. Quality is not gated (`quality_gate: none`) so that even
     a random model's completions get different rewards and the policy gradient is non-zero."""
+    return config_from_dict(small_config_dict(model, run_dir, algorithm, **sections), source="test")
+
+
+def small_config_dict(model: str, run_dir: Path, algorithm: str = "grpo", **sections: Any) -> dict[str, Any]:
+    """`small_config` as the YAML mapping, for tests that hand it to another process."""
     trl = {
         "max_steps": 2,
         "learning_rate": 1e-2,
@@ -56,4 +61,4 @@ def small_config(model: str, run_dir: Path, algorithm: str = "grpo", **sections:
         "trl": trl,
     }
     data.update(sections)
-    return config_from_dict(data, source="test")
+    return data

@@ -9,7 +9,7 @@ import pytest
 from codegym.rollout.prompts import PromptConfig
 from codegym.sandbox.local import LocalBackend
 from codegym.tasks.registry import TaskRegistry
-from codegym.train.learning import PolicyEval, evaluate_policy, paired_difference
+from codegym.train.learning import PolicyEval, SamplingSettings, evaluate_policy, paired_difference
 from codegym.train.run import run_training
 from tests.train.conftest import small_config
 
@@ -36,11 +36,13 @@ def test_a_reference_policy_passes_and_a_broken_sandbox_never_counts(tiny_model_
             tiny_model_path,
             tasks,
             backend,
-            samples_per_task=3,
-            temperature=1.0,
-            max_new_tokens=8,
-            seed=0,
-            prompt=PromptConfig(style="completion", include_visible_tests=False),
+            SamplingSettings(
+                samples_per_task=3,
+                temperature=1.0,
+                max_new_tokens=8,
+                seed=0,
+                prompt=PromptConfig(style="completion", include_visible_tests=False),
+            ),
         )
     assert set(result.passes) == {task.task_id for task in tasks}
     assert all(0 <= count <= 3 for count in result.passes.values())

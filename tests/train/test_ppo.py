@@ -26,7 +26,7 @@ from codegym.train.ppo import ppo_arguments, response_length
 from codegym.train.run import run_training
 from codegym.train.setup import RunSetup
 from tests.conftest import REPO_ROOT
-from tests.train.conftest import small_config
+from tests.train.conftest import small_config, small_config_dict
 
 
 class CountLogs(TrainerCallback, ExportableState):
@@ -125,29 +125,13 @@ run_training(config, resume=sys.argv[2] or None, extra_callbacks=[CountLogs()])
 
 
 def _ppo_config(model: str, run_dir: Path) -> dict[str, Any]:
-    return {
-        "algorithm": "ppo",
-        "model": {"name_or_path": model},
-        "data": {
-            "packs": ["basics"],
-            "max_tasks": 4,
-            "prompt": {"style": "completion", "include_visible_tests": False},
-        },
-        "reward": {"quality_gate": "none", "timing_repeats": 1},
-        "output": {"dir": str(run_dir), "cache": "memory", "plot": False},
-        "trl": {
-            "max_steps": 4,
-            "save_steps": 2,
-            "learning_rate": 1e-2,
-            "per_device_train_batch_size": 4,
-            "response_length": 8,
-            "num_ppo_epochs": 1,
-            "num_mini_batches": 1,
-            "local_rollout_forward_batch_size": 4,
-            "logging_steps": 1,
-            "report_to": [],
-        },
-    }
+    return small_config_dict(
+        model,
+        run_dir,
+        "ppo",
+        output={"dir": str(run_dir), "cache": "memory", "plot": False},
+        trl={"max_steps": 4, "save_steps": 2, "response_length": 8},
+    )
 
 
 def test_resume_after_sigkill_keeps_the_step_budget_history_and_callback_state(

@@ -19,7 +19,7 @@ from codegym.reward.config import COMPONENTS
 from codegym.train.checkpoints import MANIFEST
 from codegym.train.run import run_training
 from tests.conftest import REPO_ROOT
-from tests.train.conftest import small_config
+from tests.train.conftest import small_config, small_config_dict
 
 
 def weights(path: str | Path) -> dict[str, torch.Tensor]:
@@ -85,27 +85,12 @@ def test_resume_after_sigkill_loses_at_most_one_interval(tiny_model_path: str, t
     run_dir = tmp_path / "run"
     config.write_text(
         json.dumps(
-            {
-                "algorithm": "grpo",
-                "model": {"name_or_path": tiny_model_path},
-                "data": {
-                    "packs": ["basics"],
-                    "max_tasks": 4,
-                    "prompt": {"style": "completion", "include_visible_tests": False},
-                },
-                "reward": {"quality_gate": "none", "timing_repeats": 1},
-                "output": {"dir": str(run_dir), "cache": "memory", "plot": False},
-                "trl": {
-                    "max_steps": 40,
-                    "learning_rate": 1e-2,
-                    "per_device_train_batch_size": 4,
-                    "num_generations": 4,
-                    "max_completion_length": 16,
-                    "save_steps": 2,
-                    "logging_steps": 1,
-                    "report_to": [],
-                },
-            }
+            small_config_dict(
+                tiny_model_path,
+                run_dir,
+                output={"dir": str(run_dir), "cache": "memory", "plot": False},
+                trl={"max_steps": 40, "max_completion_length": 16, "save_steps": 2},
+            )
         )
     )
     command = [sys.executable, "-m", "codegym.cli.app", "train", str(config)]
