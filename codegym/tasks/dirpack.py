@@ -25,7 +25,7 @@ from codegym.tasks.model import Limits, Task, TaskPack, TestSuite
 
 PACK_FILE = "pack.yaml"
 TASK_FILE = "task.yaml"
-PACK_KEYS = {"name", "version", "description", "defaults", "format", "data"}
+PACK_KEYS = {"name", "version", "description", "defaults", "format", "data", "checker", "options", "imported"}
 DEFAULT_KEYS = {"solution_path", "limits", "test_runner"}
 TASK_KEYS = {"entry_point", "tags", "difficulty", "solution_path", "limits", "test_runner", "description"}
 LIMIT_KEYS = {

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
+from codegym.tasks.cases import CaseSuite
+
 TestRunnerChoice = Literal["auto", "fast", "pytest"]
 
 
@@ -58,6 +60,10 @@ class Task:
 
     The model writes the file `solution_path` (relative to the task's repo root). In completion mode
     its output is appended to `prefix` (HumanEval style); in solution mode it is the whole file.
+
+    A task is judged by test modules (`hidden_tests`) or by input/output cases (`cases`: stdin/stdout
+    or call-based, see codegym.tasks.cases), never both; `visible_cases` are the examples a prompt
+    may show (the statement's own samples).
     """
 
     pack: str
@@ -74,10 +80,16 @@ class Task:
     test_runner: TestRunnerChoice = "auto"
     source: str = ""
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    cases: CaseSuite | None = None
+    visible_cases: CaseSuite | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "repo_files", MappingProxyType(dict(self.repo_files)))
         object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+        if self.cases is not None and self.hidden_tests:
+            raise ValueError(f"task {self.task_id!r}: judged by test modules or by cases, not both")
+        if self.cases is None and self.visible_cases is not None:
+            raise ValueError(f"task {self.task_id!r}: visible_cases without cases")
 
     @property
     def task_id(self) -> str:
@@ -106,6 +118,8 @@ class Task:
             "limits": asdict(self.limits),
             "test_runner": self.test_runner,
         }
+        if self.cases is not None:
+            payload["cases"] = self.cases.fingerprint
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
 
 

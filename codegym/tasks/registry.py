@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from codegym.tasks.dirpack import PACK_FILE, load_directory_pack, read_pack_header
+from codegym.tasks.dirpack import PACK_FILE, load_directory_pack, parse_limits, read_pack_header
 from codegym.tasks.errors import TaskPackError, UnknownNameError
 from codegym.tasks.jsonlpack import load_jsonl_pack
-from codegym.tasks.model import TaskPack
+from codegym.tasks.formats import FORMAT_NAMES, load_format_pack
+from codegym.tasks.model import Limits, TaskPack
 
 ENTRY_POINT_GROUP = "codegym.tasks"
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz")
@@ -50,9 +51,12 @@ def _pack_from_header(pack_dir: Path) -> PackSource:
     name = header["name"]
     if header.get("format", "directory") == "directory":
         return PackSource(name, str(pack_dir), lambda: load_directory_pack(pack_dir))
+    if header["format"] in FORMAT_NAMES:
+        return PackSource(name, str(pack_dir), lambda: _load_format_pack(pack_dir, header))
     if header["format"] not in ("jsonl", "humaneval-jsonl"):
+        known = ", ".join(("directory", "humaneval-jsonl", *FORMAT_NAMES))
         raise TaskPackError(
-            f"unknown format {header['format']!r}; use directory or humaneval-jsonl",
+            f"unknown format {header['format']!r}; use one of {known}",
             pack=name,
             file=str(pack_dir / PACK_FILE),
             field="format",
@@ -75,6 +79,14 @@ def _pack_from_header(pack_dir: Path) -> PackSource:
             description=str(header.get("description", "")),
         ),
     )
+
+
+def _load_format_pack(pack_dir: Path, header: dict) -> TaskPack:
+    defaults = header.get("defaults") or {}
+    where = {"pack": header["name"], "file": str(pack_dir / PACK_FILE)}
+    if not isinstance(defaults, dict):
+        raise TaskPackError("must be a mapping", field="defaults", **where)
+    return load_format_pack(pack_dir, header, parse_limits(defaults.get("limits"), Limits(), **where))
 
 
 def _scan_directory(root: Path) -> list[PackSource]:
