@@ -57,7 +57,7 @@ class Comparison:
     checker: str | None = field(
         default=None,
         metadata={
-            "help": "Source of a trusted checker module with `check(input, expected, actual) -> bool | float` "
+            "help": "Source of a trusted checker module: `check(input, expected, actual) -> bool | float` "
             "(stdio: the three strings); run in the harness, never in the program."
         },
     )
@@ -92,10 +92,12 @@ class Comparison:
 @dataclass(frozen=True)
 class Case:
     """One case. stdio: `input` is the stdin text and `expected` the expected stdout. call: `input` is
-    the tuple of positional arguments and `expected` the expected return value (plain data)."""
+    the tuple of positional arguments and `expected` the expected return value (plain data).
+    `timeout_s` overrides the suite's per-case limit (EvalPlus: a multiple of the reference's time)."""
 
     input: Any
     expected: Any
+    timeout_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,9 @@ class CaseSuite:
                     raise ValueError(f"CaseSuite case {index}: stdio input and expected output must be text")
         if not (isinstance(self.case_timeout_s, (int, float)) and self.case_timeout_s > 0):
             raise ValueError(f"CaseSuite.case_timeout_s must be > 0, got {self.case_timeout_s!r}")
+        for index, case in enumerate(self.cases):
+            if case.timeout_s is not None and not case.timeout_s > 0:
+                raise ValueError(f"CaseSuite case {index}: timeout_s must be > 0, got {case.timeout_s!r}")
 
     def __len__(self) -> int:
         return len(self.cases)
@@ -140,9 +145,7 @@ class CaseSuite:
             "function": self.function,
             "comparison": self.comparison.to_dict(),
             "case_timeout_s": self.case_timeout_s,
-            "cases": [
-                {"input": encode_value(c.input), "expected": encode_value(c.expected)} for c in self.cases
-            ],
+            "cases": [_case_wire(c) for c in self.cases],
         }
 
     @classmethod
@@ -150,7 +153,14 @@ class CaseSuite:
         cases = []
         for item in data["cases"]:
             value = decode_value(item["input"])
-            cases.append(Case(tuple(value) if isinstance(value, list) else value, decode_value(item["expected"])))
+            timeout = item.get("timeout_s")
+            cases.append(
+                Case(
+                    tuple(value) if isinstance(value, list) else value,
+                    decode_value(item["expected"]),
+                    None if timeout is None else float(timeout),
+                )
+            )
         return cls(
             kind=data["kind"],
             cases=tuple(cases),
@@ -163,6 +173,13 @@ class CaseSuite:
     def fingerprint(self) -> str:
         payload = json.dumps(self.to_wire(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _case_wire(case: Case) -> dict[str, Any]:
+    wire = {"input": encode_value(case.input), "expected": encode_value(case.expected)}
+    if case.timeout_s is not None:
+        wire["timeout_s"] = case.timeout_s
+    return wire
 
 
 def encode_value(value: Any) -> Any:
@@ -200,7 +217,7 @@ def decode_value(data: Any) -> Any:
         return [decode_value(v) for v in data]
     if isinstance(data, dict):
         if len(data) == 1:
-            (tag, body), = data.items()
+            ((tag, body),) = data.items()
             if tag == "$t":
                 return tuple(decode_value(v) for v in body)
             if tag == "$s":

@@ -28,7 +28,6 @@ SOLUTION_FILE = "solution.py"
 TEST_FILE = "test_hidden.py"
 
 
-
 def harness_preamble(prompt: str, entry_point: str) -> str:
     """The candidate from the program, then the prompt's own definitions except the entry point's
     stub (run by the harness, never taken from the program)."""
@@ -44,7 +43,9 @@ def harness_preamble(prompt: str, entry_point: str) -> str:
         and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
     ]
     if kept:
-        lines.append("# the prompt's own definitions, run here: the program cannot change what the tests compute")
+        lines.append(
+            "# the prompt's own definitions, run here: the program cannot change what the tests compute"
+        )
         lines.append(ast.unparse(ast.Module(body=kept, type_ignores=[])))
     return "\n".join(lines) + "\n"
 
@@ -117,7 +118,9 @@ def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict
         prompt=row["prompt"],
         solution_path=SOLUTION_FILE,
         reference_solution=row["prompt"] + row["canonical_solution"],
-        hidden_tests=TestSuite({TEST_FILE: build_test_module(row["test"], row["entry_point"], row["prompt"])}),
+        hidden_tests=TestSuite(
+            {TEST_FILE: build_test_module(row["test"], row["entry_point"], row["prompt"])}
+        ),
         prefix=row["prompt"],
         entry_point=row["entry_point"],
         limits=limits,

@@ -48,21 +48,30 @@ def pack_context(pack_dir: Path, header: dict[str, Any], base_limits: Limits) ->
     checker_name = header.get("checker")
     if checker_name is not None:
         if not isinstance(checker_name, str):
-            raise TaskPackError("must name a file in the pack folder", pack=name, file=pack_file, field="checker")
+            raise TaskPackError(
+                "must name a file in the pack folder", pack=name, file=pack_file, field="checker"
+            )
         try:
             checker = (pack_dir / checker_name).read_text(encoding="utf-8")
         except OSError as exc:
-            raise TaskPackError(f"cannot read it: {exc.strerror}", pack=name, file=pack_file, field="checker") from None
+            raise TaskPackError(
+                f"cannot read it: {exc.strerror}", pack=name, file=pack_file, field="checker"
+            ) from None
         try:
             compile(checker, checker_name, "exec")
         except SyntaxError as exc:
             raise TaskPackError(
-                f"is not valid Python (line {exc.lineno}: {exc.msg})", pack=name, file=pack_file, field="checker"
+                f"is not valid Python (line {exc.lineno}: {exc.msg})",
+                pack=name,
+                file=pack_file,
+                field="checker",
             ) from None
     options = header.get("options") or {}
     if not isinstance(options, dict):
         raise TaskPackError("must be a mapping", pack=name, file=pack_file, field="options")
-    return RowContext(pack=name, file=str(pack_dir / header["data"]), limits=base_limits, checker=checker, options=options)
+    return RowContext(
+        pack=name, file=str(pack_dir / header["data"]), limits=base_limits, checker=checker, options=options
+    )
 
 
 def tasks_from_rows(
@@ -73,7 +82,9 @@ def tasks_from_rows(
     tasks: dict[str, Task] = {}
     skipped: list[tuple[str, str]] = []
     for number, row in enumerate(rows, 1):
-        row_context = RowContext(context.pack, context.file, context.limits, context.checker, context.options, number)
+        row_context = RowContext(
+            context.pack, context.file, context.limits, context.checker, context.options, number
+        )
         try:
             row_id = dataset_format.row_id(row)
         except (KeyError, TypeError, ValueError):
@@ -88,7 +99,9 @@ def tasks_from_rows(
         except TaskPackError as exc:
             if not skip:
                 raise
-            skipped.append((row_id, exc.reason if exc.field is None else f"field {exc.field!r}: {exc.reason}"))
+            skipped.append(
+                (row_id, exc.reason if exc.field is None else f"field {exc.field!r}: {exc.reason}")
+            )
             continue
         if task.name in tasks:
             error = row_context.error("repeats a task id", task=task.name)
@@ -107,7 +120,10 @@ def load_format_pack(pack_dir: Path, header: dict[str, Any], base_limits: Limits
     data = header.get("data")
     if not isinstance(data, str) or not (pack_dir / data).is_file():
         raise TaskPackError(
-            "must name the rows file (relative to the pack folder)", pack=name, file=str(pack_dir / "pack.yaml"), field="data"
+            "must name the rows file (relative to the pack folder)",
+            pack=name,
+            file=str(pack_dir / "pack.yaml"),
+            field="data",
         )
     context = pack_context(pack_dir, header, base_limits)
     tasks, _ = tasks_from_rows(dataset_format, read_rows(pack_dir / data), context, skip=False)

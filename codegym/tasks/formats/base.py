@@ -140,7 +140,11 @@ def case_prompt(statement: str, cases: CaseSuite, starter_code: str = "") -> str
         )
     else:
         name = cases.function or ""
-        where = f"the method `{name.split('.')[1]}` of class `{name.split('.')[0]}`" if "." in name else f"`{name}`"
+        where = (
+            f"the method `{name.split('.')[1]}` of class `{name.split('.')[0]}`"
+            if "." in name
+            else f"`{name}`"
+        )
         parts.append(f"Write Python 3 code that defines {where}; it is called with each test's arguments.")
         if starter_code.strip():
             parts.append(f"Start from:\n```python\n{starter_code.rstrip()}\n```")
@@ -176,4 +180,3 @@ def case_task(
         cases=cases,
         visible_cases=visible,
     )
-
