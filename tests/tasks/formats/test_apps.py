@@ -198,7 +198,7 @@ def test_a_pack_on_disk_must_load_whole(tmp_path: Path) -> None:
 
 def test_unknown_options_are_an_error(tmp_path: Path) -> None:
     _write_pack(tmp_path, [next(read_rows(APPS))], "options:\n  float_tol: 1e-6\n")
-    with pytest.raises(TaskPackError, match="unknown option.*float_tol") as error:
+    with pytest.raises(TaskPackError, match=r"unknown option.*float_tol") as error:
         TaskRegistry([tmp_path]).load("apps_mini")
     assert error.value.field == "options"
 
