@@ -12,7 +12,7 @@ or coverage). It isolates nothing.
 Both judge the same programs and cases and every case must pass in both; the two alternate for
 `--rounds` rounds and the medians are compared.
 
-    .venv/bin/python benchmarks/stdio_throughput.py [--problems 40] [--cases 10] [--rounds 3]
+    .venv/bin/python benchmarks/stdio_throughput.py [--problems 40] [--cases 25] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--problems", type=int, default=40)
-    parser.add_argument("--cases", type=int, default=10)
+    parser.add_argument("--cases", type=int, default=25)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=0, help="codegym's workers (0: its default)")
     args = parser.parse_args()
