@@ -354,7 +354,8 @@ def store_record(row: dict[str, Any], result: Any, context: RowContext) -> None:
         test = result.tests[index] if index < len(result.tests) else None
         if test is None or test.outcome is not TestOutcome.PASSED:
             how = test.outcome.value if test is not None else "not run"
-            detail = (test.message.strip().splitlines() or [""])[-1] if test is not None else result.message
+            # the message's first line is the exception (the traceback's frames follow)
+            detail = (test.message.strip().splitlines() or [""])[0] if test is not None else result.message
             problem = f"input {index} of {count} ({how}): {detail}".rstrip(": ")
             break
         recorded = returns[index] if index < len(returns) else None
