@@ -32,7 +32,7 @@ OutputMatch = Literal["lines", "tokens", "exact"]
 # oracles `set` (both as sets), `not_none` (anything but None passes), and `unwrap_single`
 # (APPS/TACO Codewars rows: an expected `[x]` also accepts `x`). EvalPlus (HumanEval+, MBPP+) judges
 # by its own rules, one oracle each, defined and implemented (pure Python, for the harness) in
-# codegym/tasks/formats/evalplus_oracles.py: `evalplus_equal` (Python `==`, tuples are not lists, then
+# codegym/sandbox/inside/evalplus_oracles.py: `evalplus_equal` (Python `==`, tuples are not lists, then
 # EvalPlus's float fallback), `is_not_none`, `returns`, `equal_or_zero`, `mbpp_surface_area`,
 # `mbpp_digit_distance`, `poly_root` (HumanEval/32: any root of the polynomial); its `set` is this `set`.
 Oracle = Literal[
