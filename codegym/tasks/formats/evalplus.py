@@ -22,13 +22,16 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegym.tasks.cases import Case, CaseSuite, Comparison, decode_value
 from codegym.tasks.formats.base import SOLUTION_FILE, DatasetFormat, RowContext, SkipRow, case_task
 from codegym.tasks.formats.evalplus_inputs import mbpp_arguments
 from codegym.tasks.formats.evalplus_oracles import REL_TOL
 from codegym.tasks.model import Limits, Task, TestSuite
+
+if TYPE_CHECKING:  # the sandbox is imported when rows are recorded, not to read a pack
+    from codegym.sandbox.types import ExecRequest, ExecResult
 
 EXPECTED_FIELD = "codegym_expected"
 REF_TIME_FIELD = "codegym_ref_time_s"
@@ -100,9 +103,9 @@ def time_limits(ref_times: Sequence[float], options: Mapping[str, Any]) -> list[
     return [max(floor, factor * t) for t in ref_times]
 
 
-def _text(row: Mapping[str, Any], name: str, context: RowContext, task: str, *, empty: bool = False) -> str:
+def _text(row: Mapping[str, Any], name: str, context: RowContext, task: str) -> str:
     value = row.get(name)
-    if not isinstance(value, str) or not (empty or value.strip()):
+    if not isinstance(value, str) or not value.strip():
         raise context.error(f"must be a non-empty string, got {value!r:.60}", task=task, field=name)
     return value
 
@@ -135,7 +138,8 @@ def _check_options(context: RowContext, task: str) -> None:
 
 
 def reference_code(row: Mapping[str, Any], context: RowContext, task: str) -> str:
-    """What EvalPlus runs as the ground truth: prompt + canonical_solution."""
+    """What EvalPlus runs as the ground truth: prompt + canonical_solution (`code` in a row that has
+    no `canonical_solution`, as MBPP's own files name it)."""
     name = "canonical_solution" if "canonical_solution" in row or "code" not in row else "code"
     return _text(row, "prompt", context, task) + _text(row, name, context, task)
 
@@ -278,23 +282,23 @@ def record_program(reference: str, entry_point: str, *, not_none: bool) -> str:
     from importlib import resources
 
     codec = resources.files("codegym.sandbox.inside").joinpath("casedata.py").read_text(encoding="utf-8")
-    answer = "value is not None" if not_none else "value"
+    answer = "_cg_value is not None" if not_none else "_cg_value"
     return (
         f"{reference.rstrip()}\n\n\n"
         "# codegym: recording the reference's answers (EvalPlus computes its expected outputs this way)\n"
         "_codegym_codec = {}\n"
         f"exec({codec!r}, _codegym_codec)\n\n\n"
         f"def {RECORD_FUNCTION}(*args):\n"
-        "    import json\n"
-        "    import time\n\n"
-        "    started = time.perf_counter()\n"
-        f"    value = {entry_point}(*args)\n"
-        "    elapsed = time.perf_counter() - started\n"
-        f"    return json.dumps([_codegym_codec['encode_value']({answer}), elapsed])\n"
+        "    import json as _cg_json\n"
+        "    import time as _cg_time\n\n"
+        "    _cg_started = _cg_time.perf_counter()\n"
+        f"    _cg_value = {entry_point}(*args)\n"
+        "    _cg_elapsed = _cg_time.perf_counter() - _cg_started\n"
+        f"    return _cg_json.dumps([_codegym_codec['encode_value']({answer}), _cg_elapsed])\n"
     )
 
 
-def record_request(row: Mapping[str, Any], context: RowContext) -> Any:
+def record_request(row: Mapping[str, Any], context: RowContext) -> ExecRequest | None:
     """The sandbox request that records one row's reference answers; None for a row that cannot be
     read (loading it reports why)."""
     from codegym.sandbox.types import ExecRequest
@@ -335,7 +339,7 @@ def record_request(row: Mapping[str, Any], context: RowContext) -> Any:
     )
 
 
-def store_record(row: dict[str, Any], result: Any, context: RowContext) -> None:
+def store_record(row: dict[str, Any], result: ExecResult, context: RowContext) -> None:
     """Write one recording's answers and times into the row (or why it failed)."""
     from codegym.sandbox.types import ExecStatus, TestOutcome
 
@@ -380,11 +384,13 @@ def row_inputs(row: Mapping[str, Any]) -> list[Any]:
 
 
 def record_expected(
-    rows: list[dict[str, Any]], context: RowContext, execute: Callable[[list[Any]], list[Any]]
+    rows: list[dict[str, Any]],
+    context: RowContext,
+    execute: Callable[[list[ExecRequest]], list[ExecResult]],
 ) -> list[dict[str, Any]]:
     """Run every readable row's reference once (`execute`: a backend's execute_many) and store its
     answers; rows that cannot be read are left as they are, without stale answers."""
-    pending: list[tuple[dict[str, Any], Any]] = []
+    pending: list[tuple[dict[str, Any], ExecRequest]] = []
     for row in rows:
         request = record_request(row, context)
         if request is None:
