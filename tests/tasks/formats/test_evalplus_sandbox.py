@@ -3,7 +3,8 @@ and times, and the harness judges programs against them with EvalPlus's rules.""
 
 from __future__ import annotations
 
-import copy
+import gzip
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,10 @@ from codegym.tasks.formats.evalplus import (
     EXPECTED_FIELD,
     RECORD_ERROR_FIELD,
     REF_TIME_FIELD,
-    prepare_rows,
     record_expected,
     task_from_row,
 )
+from codegym.tasks.formats.importer import DATA_FILE, import_dataset
 from codegym.tasks.model import Task
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "datasets" / "evalplus"
@@ -62,10 +63,30 @@ def test_import_records_answers_and_times(
     assert all(case.timeout_s == 1.0 for case in tasks["Mbpp/2"].cases.cases)  # EvalPlus's floor
 
 
-def test_prepare_rows_runs_its_own_sandbox() -> None:
-    rows = [row for row in read_rows(FIXTURES / "MbppPlus.jsonl") if row["task_id"] == "Mbpp/295"]
-    (row,) = prepare_rows(copy.deepcopy(rows), CONTEXT)
-    assert row[EXPECTED_FIELD] == [7, 16, 1, 1]
+def test_tasks_import_records_in_its_own_sandbox(tmp_path: Path, local_backend: Any) -> None:
+    rows = list(read_rows(FIXTURES / "MbppPlus.jsonl"))
+    broken = dict(
+        rows[0], task_id="Mbpp/9002", canonical_solution="\ndef similar_elements(a, b):\n  return 1 / 0\n"
+    )
+    source = tmp_path / "MbppPlus.jsonl.gz"
+    with gzip.open(source, "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(row) + "\n" for row in [*rows, broken])
+    report = import_dataset("evalplus", source, name="mbppplus", out_dir=tmp_path / "packs")
+    assert (report.rows_read, report.kept) == (12, 11)
+    (skipped,) = report.skipped
+    assert (
+        skipped[0] == "Mbpp/9002"
+        and "could not be recorded" in skipped[1]
+        and "ZeroDivisionError" in skipped[1]
+    )
+    with gzip.open(report.pack_dir / DATA_FILE, "rt", encoding="utf-8") as handle:
+        written = {row["task_id"]: row for row in map(json.loads, handle)}
+    assert (
+        written["Mbpp/295"][EXPECTED_FIELD] == [7, 16, 1, 1] and len(written["Mbpp/295"][REF_TIME_FIELD]) == 4
+    )
+    assert report.pack is not None
+    task = report.pack.get("Mbpp/2")
+    assert _run(local_backend, task, task.reference_solution).status is ExecStatus.PASSED
 
 
 def test_every_canonical_solution_passes(local_backend: Any, tasks: dict[str, Task]) -> None:
