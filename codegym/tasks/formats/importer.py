@@ -172,7 +172,9 @@ def import_dataset(
             report.skipped.append((row_id, str(exc)))
             return False
         except TaskPackError as exc:
-            report.skipped.append((row_id, f"invalid field {exc.field!r}: {exc.reason}" if exc.field else exc.reason))
+            report.skipped.append(
+                (row_id, f"invalid field {exc.field!r}: {exc.reason}" if exc.field else exc.reason)
+            )
             return False
         if task.name in seen_ids:
             report.skipped.append((row_id, "repeats a task id"))
@@ -198,10 +200,13 @@ def import_dataset(
     report.kept = len(kept_rows)
     if not kept_rows:
         raise TaskPackError(
-            f"no row of {source} can be imported ({report.rows_read} read, {report.filtered_out} filtered out, "
-            f"{len(report.skipped)} skipped: {_reason_counts(report.skipped)})"
+            f"no row of {source} can be imported ({report.rows_read} read, "
+            f"{report.filtered_out} filtered out, {len(report.skipped)} skipped: "
+            f"{_reason_counts(report.skipped)})"
         )
-    report.pack = _write_pack(pack_dir, dataset_format.name, kept_rows, report, filters, limit, checker_source, options)
+    report.pack = _write_pack(
+        pack_dir, dataset_format.name, kept_rows, report, filters, limit, checker_source, options
+    )
     return report
 
 
@@ -234,7 +239,8 @@ def _hub_rows(source: str) -> Iterator[dict[str, Any]]:
         dataset = load_dataset(name, split=split or "test")
     except Exception as exc:  # offline, unknown name, gated: one line, not a traceback
         raise TaskPackError(
-            f"is neither a local file nor a dataset the hub serves here ({type(exc).__name__}: {str(exc)[:200]})",
+            "is neither a local file nor a dataset the hub serves here "
+            f"({type(exc).__name__}: {str(exc)[:200]})",
             file=source,
         ) from None
     for row in dataset:
