@@ -124,6 +124,26 @@ def write_pack(root: Path, problems: list[dict]) -> None:
             handle.write(json.dumps(row) + "\n")
 
 
+def huge_case_figures(root: Path, megabytes: int) -> str:
+    """One case of `megabytes` MB in and out (an echo), judged by codegym and by the baseline: the
+    harness streams both ways, so the time should follow the data size, not blow up with it."""
+    numbers = " ".join(str(i) for i in range(megabytes * 150_000))[: megabytes << 20]
+    given = f"{len(numbers)}\n{numbers}\n"
+    echo = "import sys\nsys.stdout.write(sys.stdin.read())\n"
+    problems = [{"id": "1", "program": echo, "inputs": [given, "1\n"], "outputs": [given, "1\n"]}]
+    folder = root / "huge"
+    write_pack(folder / "tasks", problems)
+    (folder / "problems.json").write_text(json.dumps(problems))
+    (folder / "baseline").mkdir()
+    samples = folder / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "1", "solution": echo}) + "\n")
+    ours, passed = run_codegym(samples, folder / "tasks", folder / "out.jsonl", 1)
+    assert passed == 2, passed
+    theirs, passed = run_baseline(folder / "problems.json", folder / "baseline")
+    assert passed == 2, passed
+    return f"one {len(given) / 1e6:.1f} MB case in and out: codegym {ours:.2f} s, baseline {theirs:.2f} s"
+
+
 def run_codegym(samples: Path, tasks_dir: Path, out: Path, workers: int) -> tuple[float, int]:
     out.unlink(missing_ok=True)
     argv = [str(ROOT / ".venv" / "bin" / "codegym"), "judge", str(samples), "--pack", "bench_stdio"]
@@ -158,6 +178,7 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=25)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=0, help="codegym's workers (0: its default)")
+    parser.add_argument("--huge-mb", type=int, default=8, help="size of the one-case stream check (0: skip)")
     args = parser.parse_args()
     problems = make_problems(args.problems, args.cases)
     total = args.problems * args.cases
@@ -180,6 +201,8 @@ def main() -> None:
             assert passed == total, f"the baseline passed {passed} of {total} cases"
             theirs.append(total / elapsed)
             print(f"round {round_number + 1}: codegym {ours[-1]:.1f}, baseline {theirs[-1]:.1f} cases/s")
+        if args.huge_mb:
+            print(huge_case_figures(root, args.huge_mb))
     ratio = statistics.median(ours) / statistics.median(theirs)
     print(
         f"{args.problems} problems x {args.cases} cases on {os.cpu_count()} cores: codegym (isolated, CLI) "

@@ -169,3 +169,126 @@ def test_reward_command_table_and_json(tmp_path: Path) -> None:
     data = json.loads(as_json.output)
     assert data["passed"] is True and data["flags"] == [] and data["total"] == pytest.approx(1.0, abs=0.05)
     assert set(data["components"]) == {"tests", "coverage", "style", "complexity", "efficiency"}
+
+
+def test_rows_that_cannot_be_sent_are_invalid_and_the_batch_goes_on(tmp_path: Path) -> None:
+    out, samples = tmp_path / "judged.jsonl", tmp_path / "s.jsonl"
+    good = {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"}
+    surrogate = '{"task_id": "HumanEval/2", "completion": "    return 0  # \\ud800\\n"}'
+    huge = {"task_id": "HumanEval/2", "solution": "x = 1\n" * 400_000}  # 2.4 MB
+    samples.write_text("\n".join([json.dumps(good), surrogate, json.dumps(huge), json.dumps(good)]) + "\n")
+    result = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["status"] for r in rows] == ["passed", "invalid_input", "invalid_input", "passed"]
+    assert "lone surrogate" in rows[1]["error"] and "the limit is 1,000,000" in rows[2]["error"]
+
+
+def test_judge_exits_1_when_nothing_valid_was_judged(tmp_path: Path) -> None:
+    out, samples = tmp_path / "judged.jsonl", tmp_path / "s.jsonl"
+    samples.write_text("")
+    empty = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
+    )
+    assert empty.exit_code == 1 and "is empty" in empty.output
+    samples.write_text('{"task_id": "HumanEval/99999", "completion": "x"}\nnot json\n')
+    invalid = runner.invoke(
+        app,
+        ["judge", str(samples), "--pack", "humaneval", "--out", str(tmp_path / "o2.jsonl"), "--no-reward"],
+    )
+    assert invalid.exit_code == 1 and "no valid row" in invalid.output
+
+
+def test_a_broken_pack_breaks_only_the_commands_that_use_it(tmp_path: Path) -> None:
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "pack.yaml").write_text("name: bad\n")  # no version
+    listed = runner.invoke(app, ["tasks", "list", "--tasks-dir", str(tmp_path)])
+    assert listed.exit_code == 1 and "broken pack bad" in listed.output and "humaneval" in listed.output
+    assert "version" in listed.output
+    out, samples = tmp_path / "judged.jsonl", tmp_path / "s.jsonl"
+    samples.write_text(
+        json.dumps({"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"}) + "\n"
+    )
+    judged = runner.invoke(
+        app,
+        [
+            "judge",
+            str(samples),
+            "--pack",
+            "humaneval",
+            "--out",
+            str(out),
+            "--no-reward",
+            "--tasks-dir",
+            str(tmp_path),
+        ],
+    )
+    assert judged.exit_code == 0, judged.output
+    used = runner.invoke(app, ["tasks", "show", "bad", "--tasks-dir", str(tmp_path)])
+    assert used.exit_code == 2 and "version" in used.output
+
+
+def test_tasks_import_writes_a_pack_that_judges_and_checks(tmp_path: Path) -> None:
+    source = tmp_path / "apps.jsonl"
+    rows = [
+        {
+            "problem_id": 7,
+            "question": "Print the sum of two integers.",
+            "input_output": json.dumps({"inputs": ["1 2\n", "3 4\n"], "outputs": ["3\n", "7\n"]}),
+            "solutions": json.dumps(["a, b = map(int, input().split())\nprint(a + b)\n"]),
+            "starter_code": "",
+            "difficulty": "introductory",
+        },
+        {
+            "problem_id": 8,
+            "question": "No tests.",
+            "input_output": json.dumps({"inputs": [], "outputs": []}),
+            "solutions": "[]",
+            "starter_code": "",
+            "difficulty": "introductory",
+        },
+    ]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    packs = tmp_path / "packs"
+    imported = runner.invoke(
+        app, ["tasks", "import", "apps", str(source), "--name", "mini", "--out", str(packs)]
+    )
+    assert imported.exit_code == 0, imported.output
+    assert "1 tasks from 2 rows" in imported.output and "skipped 1" in imported.output
+    assert (packs / "mini" / "skipped.jsonl").read_text().count("\n") == 1
+    checked = runner.invoke(app, ["tasks", "check", "mini", "--tasks-dir", str(packs), "--workers", "1"])
+    assert checked.exit_code == 0, checked.output
+    samples, out = tmp_path / "s.jsonl", tmp_path / "o.jsonl"
+    samples.write_text(json.dumps({"task_id": "7", "solution": "print(3)\n"}) + "\n")
+    judged = runner.invoke(
+        app,
+        [
+            "judge",
+            str(samples),
+            "--pack",
+            "mini",
+            "--tasks-dir",
+            str(packs),
+            "--out",
+            str(out),
+            "--no-reward",
+        ],
+    )
+    assert judged.exit_code == 0, judged.output
+    row = json.loads(out.read_text())
+    assert row["status"] == "failed" and [t["outcome"] for t in row["test_results"]] == ["passed", "failed"]
+    assert row["test_results"][1]["expected"] == "7\n" and row["test_results"][1]["actual"] == "3\n"
+    # a folder the import did not write is never replaced
+    (packs / "mine").mkdir()
+    (packs / "mine" / "notes.txt").write_text("keep")
+    refused = runner.invoke(
+        app, ["tasks", "import", "apps", str(source), "--name", "mine", "--out", str(packs)]
+    )
+    assert refused.exit_code == 2 and "not written by `codegym tasks import`" in refused.output
+    assert (packs / "mine" / "notes.txt").read_text() == "keep"
+    again = runner.invoke(
+        app, ["tasks", "import", "apps", str(source), "--name", "mini", "--out", str(packs)]
+    )
+    assert again.exit_code == 0, again.output

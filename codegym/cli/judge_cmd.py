@@ -17,6 +17,7 @@ from codegym.cli.common import (
     YardsticksOption,
     backend,
     console,
+    error_console,
     registry,
     result_cache,
     reward_config,
@@ -60,7 +61,18 @@ def judge(
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except JudgeError as exc:
             raise ValueError(str(exc)) from exc
+        except KeyboardInterrupt:
+            error_console.print(
+                f"interrupted: the rows judged so far are in {out}; run the same command again to resume",
+                highlight=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(130) from None
     _print_summary(summary, out)
+    if summary.valid == 0 and summary.resumed == 0:
+        what = "is empty" if summary.judged == 0 else f"has no valid row ({summary.judged} rows, all invalid)"
+        error_console.print(f"nothing was judged: {samples} {what}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
     if judge_rewards is not None:
         stats = judge_rewards.stats()
         cache_stats = stats["cache"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -14,10 +15,12 @@ from codegym.cli.common import (
     WorkersOption,
     backend,
     console,
+    error_console,
     print_json,
     registry,
     user_errors,
 )
+from codegym.tasks.errors import TaskPackError
 
 app = typer.Typer(help="List, inspect and validate task packs.", no_args_is_help=True)
 
@@ -28,8 +31,24 @@ def list_packs(tasks_dir: list[Path] = TasksDirOption, as_json: bool = typer.Opt
     with user_errors():
         reg = registry(tasks_dir)
         rows = []
+        broken = 0
         for name in reg.names():
-            pack = reg.load(name)
+            try:
+                pack = reg.load(name)
+            except TaskPackError as exc:  # listed with what is wrong; the other packs still load
+                broken += 1
+                rows.append(
+                    {
+                        "name": name,
+                        "version": "",
+                        "tasks": 0,
+                        "format": "broken",
+                        "hash": "",
+                        "origin": reg.origin(name),
+                        "error": str(exc),
+                    }
+                )
+                continue
             rows.append(
                 {
                     "name": name,
@@ -42,13 +61,20 @@ def list_packs(tasks_dir: list[Path] = TasksDirOption, as_json: bool = typer.Opt
             )
     if as_json:
         print_json(rows)
-        return
-    table = Table("pack", "version", "tasks", "format", "hash", "origin")
-    for row in rows:
-        table.add_row(
-            row["name"], row["version"], str(row["tasks"]), row["format"], row["hash"], row["origin"]
-        )
-    console.print(table)
+    else:
+        table = Table("pack", "version", "tasks", "format", "hash", "origin")
+        for row in rows:
+            table.add_row(
+                row["name"], row["version"], str(row["tasks"]), row["format"], row["hash"], row["origin"]
+            )
+        console.print(table)
+        for row in rows:
+            if "error" in row:
+                error_console.print(
+                    f"[bold red]broken pack {row['name']}:[/] {escape(row['error'])}", soft_wrap=True
+                )
+    if broken:
+        raise typer.Exit(1)
 
 
 @app.command("show")
@@ -133,7 +159,12 @@ def check(
         names = [pack] if pack else reg.names()
         with backend(backend_name, workers) as sandbox:
             for name in names:
-                task_pack = reg.load(name)
+                try:
+                    task_pack = reg.load(name)
+                except TaskPackError as exc:  # report it and go on: every problem is listed
+                    failures += 1
+                    console.print(Text.assemble((f"{name}: ✗ ", "red"), str(exc)), soft_wrap=True)
+                    continue
                 results = check_pack(task_pack, sandbox, task_ids=task or None)
                 bad = [r for r in results if not r.ok]
                 failures += len(bad)

@@ -21,7 +21,7 @@ from typing import Any
 from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
-from codegym.sandbox.types import ExecResult, TestOutcome, TestResult
+from codegym.sandbox.types import ExecResult, TestOutcome, TestResult, program_problem
 from codegym.tasks.errors import UnknownNameError
 from codegym.tasks.model import Task, TaskPack
 
@@ -50,6 +50,11 @@ class JudgeSummary:
     statuses: Counter[str] = field(default_factory=Counter)
     passed: int = 0
     seconds: float = 0.0
+
+    @property
+    def valid(self) -> int:
+        """Rows judged in this run that were not invalid input."""
+        return self.judged - self.statuses.get(INVALID_INPUT, 0)
 
     @property
     def rows_per_second(self) -> float:
@@ -91,6 +96,9 @@ def parse_sample(row: int, line: str, pack: TaskPack) -> Sample:
     except UnknownNameError as exc:
         return Sample(row, data, digest, error=f"line {row + 1}: {exc}")
     code = task.solution_from_completion(data["completion"]) if has_completion else data["solution"]
+    problem = program_problem(code)
+    if problem:
+        return Sample(row, data, digest, error=f"line {row + 1}: {problem}")
     return Sample(row, data, digest, task=task, code=code)
 
 
@@ -278,7 +286,12 @@ def judge_samples_file(
 
         def write(rows: list[dict[str, Any]]) -> None:
             for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                line = json.dumps(row, ensure_ascii=False)
+                try:
+                    line.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate in the row's own fields: keep it escaped
+                    line = json.dumps(row)
+                out.write(line + "\n")
                 out.flush()
                 summary.total += 1
                 summary.judged += 1

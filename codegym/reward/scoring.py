@@ -30,7 +30,7 @@ from codegym.reward.style import StyleReport, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
 from codegym.sandbox.requests import request_for_task
-from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, TestOutcome
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, TestOutcome, program_problem
 from codegym.tasks.model import Task
 
 VISIBLE_PREFIX = "visible__"
@@ -97,6 +97,18 @@ class RewardJudge:
         scored: list[ScoredSample | None] = [None] * len(prepared)
         misses = []
         for index, key in enumerate(keys):
+            unsendable = program_problem(prepared[index][1])
+            if unsendable:  # the model's fault (too long, not text): a failed program, never None
+                result = ExecResult(status=ExecStatus.ERROR, message=unsendable)
+                breakdown = RewardBreakdown(
+                    total=0.0,
+                    components={name: 0.0 if name == "tests" else None for name in COMPONENTS},
+                    status=ExecStatus.ERROR.value,
+                    details={"message": unsendable},
+                )
+                scored[index] = ScoredSample(breakdown, result)
+                self._count(breakdown)
+                continue
             hit = self.cache.get(key) if self.cache is not None else None
             if hit is not None:
                 scored[index] = ScoredSample(hit, None)

@@ -15,6 +15,21 @@ from typing import Any
 from codegym.tasks.cases import CaseSuite
 from codegym.tasks.model import Limits, TestRunnerChoice
 
+# the largest program file a request may carry: a model that writes more has failed the task
+MAX_PROGRAM_BYTES = 1_000_000
+
+
+def program_problem(code: str) -> str:
+    """Why a program cannot be judged at all ('' when it can): text that is not UTF-8 (a lone
+    surrogate from a JSON escape) or a file over MAX_PROGRAM_BYTES. Either is the program's fault."""
+    try:
+        size = len(code.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        return f"the program is not valid UTF-8 text (a lone surrogate at character {exc.start})"
+    if size > MAX_PROGRAM_BYTES:
+        return f"the program is {size:,} bytes; the limit is {MAX_PROGRAM_BYTES:,}"
+    return ""
+
 
 class ExecStatus(str, enum.Enum):
     """How one execution ended, most severe first when several apply."""

@@ -89,13 +89,23 @@ def _load_format_pack(pack_dir: Path, header: dict) -> TaskPack:
     return load_format_pack(pack_dir, header, parse_limits(defaults.get("limits"), Limits(), **where))
 
 
+def _broken_source(pack_dir: Path, error: TaskPackError) -> PackSource:
+    def fail() -> TaskPack:
+        raise error
+
+    return PackSource(pack_dir.name, str(pack_dir), fail)
+
+
 def _scan_directory(root: Path) -> list[PackSource]:
     sources: list[PackSource] = []
     for entry in sorted(root.iterdir()):
         if entry.name.startswith((".", "_")):
             continue
         if entry.is_dir() and (entry / PACK_FILE).is_file():
-            sources.append(_pack_from_header(entry))
+            try:
+                sources.append(_pack_from_header(entry))
+            except TaskPackError as exc:  # reported when the pack is used, not by every command
+                sources.append(_broken_source(entry, exc))
         elif entry.is_file() and (stem := _jsonl_name(entry)):
             sources.append(PackSource(stem, str(entry), lambda p=entry, n=stem: load_jsonl_pack(p, name=n)))
     return sources
