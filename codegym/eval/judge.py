@@ -8,8 +8,11 @@ that cannot be judged (bad JSON, unknown task, missing fields) get `status: inva
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
+import os
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -122,6 +125,66 @@ def _sample_digests(path: Path, count: int) -> list[str]:
             if line.strip():
                 digests.append(_digest(line.rstrip("\n")))
     return digests
+
+
+def check_output_path(samples_path: Path, out_path: Path) -> None:
+    """Refuse an --out that is the samples file, a folder, unwritable, or a file that is not a judge
+    output (codegym never overwrites a file it did not write)."""
+    if out_path.exists() and samples_path.exists() and out_path.resolve() == samples_path.resolve():
+        raise JudgeError(f"--out {out_path} is the samples file itself; choose another --out")
+    if out_path.is_dir():
+        raise JudgeError(f"--out {out_path} is a folder; give a file path")
+    parent = out_path.parent
+    if parent.exists() and not parent.is_dir():
+        raise JudgeError(f"--out {out_path}: {parent} is a file, not a folder")
+    if out_path.exists():
+        if not os.access(out_path, os.W_OK):
+            raise JudgeError(f"--out {out_path} is not writable")
+        with out_path.open("rb") as handle:
+            head = handle.readline(1 << 16)
+        if head and not _is_judge_row(head):
+            raise JudgeError(
+                f"--out {out_path} exists and is not a `codegym judge` output; choose another --out "
+                "(it is left as it is)"
+            )
+    elif parent.exists() and not os.access(parent, os.W_OK):
+        raise JudgeError(f"--out {out_path}: cannot write in {parent}")
+
+
+def _is_judge_row(line: bytes) -> bool:
+    if not line.endswith(b"\n"):  # a first row torn by a kill: ours if it starts like one
+        return line.startswith(b"{") and b'"sample_sha256"' in line
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(row, dict) and row.get("row") == 0 and "sample_sha256" in row
+
+
+@contextlib.contextmanager
+def output_lock(out_path: Path) -> Iterator[None]:
+    """One writer per --out: a second judge on the same file stops with the first one's pid."""
+    lock_path = out_path.with_name(out_path.name + ".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            raise JudgeError(
+                f"--out {out_path} is being written by another codegym judge (pid {holder}); "
+                "wait for it or choose another --out"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                lock_path.unlink()
 
 
 def resume_point(samples_path: Path, out_path: Path) -> int:
@@ -273,6 +336,21 @@ def judge_samples_file(
     """
     if not samples_path.is_file():
         raise JudgeError(f"samples file {samples_path} does not exist")
+    check_output_path(samples_path, out_path)
+    with output_lock(out_path):
+        return _judge_into(samples_path, pack, backend, out_path, reward, chunk_size, on_row, resume)
+
+
+def _judge_into(
+    samples_path: Path,
+    pack: TaskPack,
+    backend: SandboxBackend,
+    out_path: Path,
+    reward: RewardJudge | None,
+    chunk_size: int,
+    on_row: Callable[[dict[str, Any]], None] | None,
+    resume: bool,
+) -> JudgeSummary:
     skip = resume_point(samples_path, out_path) if resume else 0
     summary = JudgeSummary(resumed=skip, total=skip)
     size = chunk_size or max(8, 4 * int(getattr(backend, "workers", 2)))
