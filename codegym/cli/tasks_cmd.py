@@ -145,3 +145,47 @@ def check(
                         console.print(line, soft_wrap=True, highlight=False)
     if failures:
         raise typer.Exit(1)
+
+
+@app.command("import")
+def import_(
+    dataset_format: str = typer.Argument(
+        ...,
+        metavar="FORMAT",
+        help="apps, taco, code_contests, livecodebench, mbpp, evalplus, kodcode or open-r1.",
+    ),
+    source: str = typer.Argument(
+        ..., help="A local JSON/JSONL/JSONL.gz/parquet file (apps: also a folder of problem folders)."
+    ),
+    name: str = typer.Option(..., "--name", help="Name of the pack (and of its folder)."),
+    out: Path = typer.Option(..., "--out", help="Folder to write the pack into (DIR/NAME/)."),
+    filters: list[str] = typer.Option(
+        None, "--filter", help="Keep rows where FIELD OP VALUE holds (OP: = != >= <= > < ~); repeatable."
+    ),
+    limit: int = typer.Option(None, "--limit", help="Keep at most N rows (after filters and skips)."),
+    checker: Path = typer.Option(
+        None, "--checker", help="A checker.py (check(input, expected, actual)) for stdin/stdout problems."
+    ),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Import a published dataset (in its own schema) as a task pack."""
+    from codegym.tasks.formats.importer import RowFilter, import_dataset
+
+    with user_errors():
+        parsed = [RowFilter.parse(text) for text in filters or []]
+        report = import_dataset(
+            dataset_format, source, name=name, out_dir=out, filters=parsed, limit=limit, checker=checker
+        )
+    if as_json:
+        print_json(report.to_dict())
+        return
+    summary = report.to_dict()
+    console.print(
+        f"{name}: {summary['kept']} tasks from {summary['rows_read']} rows "
+        f"({summary['filtered_out']} filtered out, {summary['skipped']} skipped) -> {report.pack_dir}",
+        highlight=False,
+    )
+    for reason, count in summary["skipped_reasons"].items():
+        console.print(f"  skipped {count}: {reason}", highlight=False, soft_wrap=True)
+    if report.skipped:
+        console.print(f"  (every skipped row and why: {report.pack_dir / 'skipped.jsonl'})", highlight=False)

@@ -21,7 +21,7 @@ from typing import Any
 from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
-from codegym.sandbox.types import ExecResult
+from codegym.sandbox.types import ExecResult, TestOutcome, TestResult
 from codegym.tasks.errors import UnknownNameError
 from codegym.tasks.model import Task, TaskPack
 
@@ -161,10 +161,20 @@ def result_fields(result: ExecResult) -> dict[str, Any]:
         "cpu_s": round(result.cpu_s, 4),
         "message": result.message,
         "flags": list(result.flags),
-        "test_results": [{"id": t.test_id, "outcome": t.outcome.value} for t in result.tests],
+        "test_results": [_test_fields(t) for t in result.tests],
         "backend": result.backend,
         "image": result.image,
     }
+
+
+def _test_fields(test: TestResult) -> dict[str, Any]:
+    """One test's (or case's) outcome; a failed one says why, and a case shows its heads."""
+    fields: dict[str, Any] = {"id": test.test_id, "outcome": test.outcome.value}
+    if test.outcome is not TestOutcome.PASSED and test.message:
+        fields["message"] = test.message[:500]
+    if test.input_head or test.expected_head or test.actual_head:
+        fields.update(input=test.input_head, expected=test.expected_head, actual=test.actual_head)
+    return fields
 
 
 def _invalid_row(sample: Sample) -> dict[str, Any]:

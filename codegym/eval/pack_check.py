@@ -10,7 +10,7 @@ from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus
 from codegym.tasks.model import Task, TaskPack
-from codegym.tasks.validate import static_problems, stub_solution
+from codegym.tasks.validate import static_problems, stub_for
 
 
 @dataclass
@@ -48,13 +48,20 @@ def check_pack(
         check = checks[task.task_id] = TaskCheck(task.task_id, static_problems(task))
         if check.problems:
             continue
-        jobs.append((task, "reference/hidden", request_for_task(task, task.reference_solution)))
-        if task.visible_tests:
-            jobs.append(
-                (task, "reference/visible", request_for_task(task, task.reference_solution, suite="visible"))
-            )
+        if task.reference_solution.strip() or task.cases is None:
+            jobs.append((task, "reference/hidden", request_for_task(task, task.reference_solution)))
+            if task.visible_tests or task.visible_cases is not None:
+                jobs.append(
+                    (
+                        task,
+                        "reference/visible",
+                        request_for_task(task, task.reference_solution, suite="visible"),
+                    )
+                )
+        else:
+            check.reference_tests = "no reference in the dataset"
         try:
-            stub = stub_solution(task.reference_solution)
+            stub = stub_for(task)
         except SyntaxError as exc:
             check.problems.append(f"cannot build the pass-body solution: {exc}")
             continue

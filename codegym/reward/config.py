@@ -141,6 +141,13 @@ class RewardConfig:
     run_visible_tests: bool = field(
         default=True, metadata={"help": "Also run visible tests (for the visible/hidden gap detector)."}
     )
+    stop_at_first_failure: bool = field(
+        default=False,
+        metadata={
+            "help": "Input/output tasks: stop at the first case that fails (faster; the usual RL setting). "
+            "The logged fraction of cases passed is then None; needs `correctness: binary`."
+        },
+    )
 
     def __post_init__(self) -> None:
         if isinstance(self.weights, dict):
@@ -148,6 +155,10 @@ class RewardConfig:
         object.__setattr__(self, "detectors", tuple(self.detectors))
         if self.correctness not in ("binary", "fraction"):
             raise RewardConfigError(f"correctness must be binary or fraction, got {self.correctness!r}")
+        if self.stop_at_first_failure and self.correctness == "fraction":
+            raise RewardConfigError(
+                "stop_at_first_failure leaves the fraction of cases passed unknown: use correctness: binary"
+            )
         if self.quality_gate not in ("proportional", "all_passed", "none"):
             raise RewardConfigError(
                 f"quality_gate must be proportional, all_passed or none, got {self.quality_gate!r}"

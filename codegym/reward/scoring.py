@@ -171,7 +171,10 @@ class RewardJudge:
             code,
             measure_coverage=self.config.measures_coverage,
             timing_repeats=self.config.timing_repeats if self.config.weights.efficiency > 0 else 0,
+            stop_at_first_failure=self.config.stop_at_first_failure,
         )
+        if request.cases is not None:
+            return request  # judged by cases: no test modules, visible or measured
         tests = dict(request.tests)
         visible = {}
         if self.config.run_visible_tests:
@@ -265,6 +268,8 @@ class RewardJudge:
         hidden_passed = sum(t.outcome is TestOutcome.PASSED for t in hidden)
         tests_total = len(hidden)
         hidden_rate = hidden_passed / tests_total if tests_total else 0.0
+        # cases not run after the first failure: the fraction is unknown, not a partial figure
+        unknown_rate = task.cases is not None and result.case_fraction is None
         visible_rate = (
             (sum(t.outcome is TestOutcome.PASSED for t in visible) / len(visible)) if visible else None
         )
@@ -313,7 +318,7 @@ class RewardJudge:
             visible_passed=sum(t.outcome is TestOutcome.PASSED for t in visible) if visible else None,
             visible_total=len(visible) if visible else None,
             details={
-                "tests_raw": hidden_rate,
+                "tests_raw": None if unknown_rate else hidden_rate,
                 "coverage_of": "hidden tests",
                 "visible_hidden_gap": (visible_rate - hidden_rate) if visible_rate is not None else None,
                 "detector_evidence": fired,

@@ -247,11 +247,17 @@ class TrlRewards:
 def batch_rates(breakdowns: Sequence[RewardBreakdown]) -> dict[str, float]:
     """Per-batch rates a trainer logs (and alarms on): hacking, passing, sandbox errors."""
     count = len(breakdowns) or 1
-    return {
+    rates = {
         "codegym/hack_rate": sum(b.hacked for b in breakdowns) / count,
         "codegym/pass_rate": sum(b.passed for b in breakdowns) / count,
         "codegym/sandbox_error_rate": sum(b.total is None for b in breakdowns) / count,
     }
+    # tests (or cases) passed / tests, where every test ran: the partial figure the binary reward hides
+    fractions = [b.details.get("tests_raw") for b in breakdowns if b.total is not None]
+    fractions = [f for f in fractions if isinstance(f, float)]
+    if fractions:
+        rates["codegym/tests_passed_fraction"] = sum(fractions) / len(fractions)
+    return rates
 
 
 def make_async(function: RewardFunc) -> Callable[..., Any]:

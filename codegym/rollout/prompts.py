@@ -50,6 +50,24 @@ class Prompt:
         return self.text if self.style == "completion" else [dict(m) for m in self.messages]
 
 
+def examples_text(task: Task, limit: int = 3, max_chars: int = 2000) -> str:
+    """A task's visible cases as worked examples (input/output problems), shortest first."""
+    suite = task.visible_cases
+    if suite is None or not suite.cases:
+        return ""
+    blocks: list[str] = []
+    for case in sorted(suite.cases, key=lambda c: len(repr(c.input)) + len(repr(c.expected)))[:limit]:
+        if suite.kind == "stdio":
+            block = f"Input:\n```\n{case.input.rstrip()}\n```\nOutput:\n```\n{case.expected.rstrip()}\n```"
+        else:
+            arguments = ", ".join(repr(a) for a in case.input)
+            block = f"`{suite.function}({arguments})` returns `{case.expected!r}`"
+        if sum(map(len, blocks)) + len(block) > max_chars:
+            break
+        blocks.append(block)
+    return ("Examples:\n\n" + "\n\n".join(blocks)) if blocks else ""
+
+
 def _commented(text: str) -> str:
     return "\n".join(f"# {line}".rstrip() for line in text.strip().splitlines())
 
@@ -75,11 +93,12 @@ class PromptBuilder:
     def build(self, task: Task) -> Prompt:
         context, context_tokens = self._context(task)
         visible = "\n\n".join(task.visible_tests.files.values()) if self.config.include_visible_tests else ""
+        examples = examples_text(task) if self.config.include_visible_tests else ""
         if self.config.style == "completion":
             return Prompt(
                 task.task_id,
                 "completion",
-                text=self._completion_text(task, context, visible),
+                text=self._completion_text(task, context, visible, examples),
                 completion_format="append",
                 context_tokens=context_tokens,
             )
@@ -93,6 +112,8 @@ class PromptBuilder:
             parts.append(f"Complete this code (file `{task.solution_path}`).")
         if visible.strip():
             parts.append(f"Your code must pass tests like these:\n```python\n{visible.strip()}\n```")
+        if examples:
+            parts.append(examples)
         parts.append("Reply with the complete file in one ```python block.")
         messages = (
             {"role": "system", "content": self.config.system_prompt},
@@ -103,7 +124,7 @@ class PromptBuilder:
         )
 
     @staticmethod
-    def _completion_text(task: Task, context: str, visible: str) -> str:
+    def _completion_text(task: Task, context: str, visible: str, examples: str = "") -> str:
         if task.prefix and task.prompt.strip() == task.prefix.strip():
             header = []  # HumanEval style: the prompt is the code itself
         else:
@@ -112,6 +133,8 @@ class PromptBuilder:
             header.append("# Code from other files of this repository:\n" + _commented(context))
         if visible.strip():
             header.append("# Tests the solution must pass:\n" + _commented(visible))
+        if examples:
+            header.append(_commented(examples))
         head = "\n#\n".join(header)
         return (head + "\n\n" if head else "") + task.prefix
 

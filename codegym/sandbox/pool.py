@@ -229,7 +229,7 @@ class WorkerPool:
         except WorkerStartError as exc:
             return ExecResult.sandbox_error(str(exc), backend=self.backend_name)
         wire = request.to_wire()
-        prepared = self._compiler.wire_for(request) if self._compiler is not None else None
+        prepared = self._compiler.wire_for(request) if self._compiler is not None and request.tests else None
         deadline = request.limits.timeout_s + HOST_GRACE_S
         handle = self._idle.get()
         infra_failures = 0

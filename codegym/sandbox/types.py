@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from codegym.tasks.cases import CaseSuite
 from codegym.tasks.model import Limits, TestRunnerChoice
 
 
@@ -39,6 +40,7 @@ class TestOutcome(str, enum.Enum):
     MEMORY = "memory"
     SKIPPED = "skipped"
     NOT_RUN = "not_run"
+    OUTPUT_LIMIT = "output_limit"  # a stdio case that printed more than its cap
 
 
 @dataclass(frozen=True)
@@ -65,19 +67,29 @@ class ExecRequest:
     # the gap detector, which needs a failing hidden test); never part of a fully passing verdict
     gated_test_files: tuple[str, ...] = ()
     request_id: str = ""
+    # input/output cases judge the program instead of test modules (stdin/stdout or call-based)
+    cases: CaseSuite | None = None
+    stop_at_first_failure: bool = False  # cases: the rest are not run once one fails (fraction None)
+    record_returns: bool = False  # call cases: return the values (computing a trusted reference's outputs)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
         object.__setattr__(self, "tests", MappingProxyType(dict(self.tests)))
         if self.solution_path not in self.files:
             raise ValueError(f"ExecRequest.solution_path {self.solution_path!r} is not among its files")
-        if not self.tests:
+        if not self.tests and self.cases is None:
             raise ValueError("ExecRequest.tests is empty: nothing would decide the verdict")
+        if self.tests and self.cases is not None:
+            raise ValueError("ExecRequest: judged by test modules or by cases, not both")
+        if self.record_returns and (self.cases is None or self.cases.kind != "call"):
+            raise ValueError("ExecRequest.record_returns needs call cases")
         unknown = set(self.measured_test_files) - set(self.tests)
         if unknown:
             raise ValueError(f"ExecRequest.measured_test_files names no test file: {sorted(unknown)}")
         gated = set(self.gated_test_files)
-        if gated - set(self.tests) or not set(self.tests) - gated or gated & set(self.measured_test_files):
+        if gated and (
+            gated - set(self.tests) or not set(self.tests) - gated or gated & set(self.measured_test_files)
+        ):
             raise ValueError(
                 "ExecRequest.gated_test_files must name test files that are neither measured nor all of them"
             )
@@ -104,6 +116,9 @@ class ExecRequest:
             "coverage_budget_s": self.coverage_budget_s,
             "timing_budget_s": self.timing_budget_s,
             "request_id": self.request_id,
+            "cases": self.cases.to_wire() if self.cases is not None else None,
+            "stop_at_first_failure": self.stop_at_first_failure,
+            "record_returns": self.record_returns,
         }
 
 
@@ -114,6 +129,10 @@ class TestResult:
     duration_s: float = 0.0
     message: str = ""
     traceback: str = ""
+    # cases: the start of the case's input, expected answer and the program's answer
+    input_head: str = ""
+    expected_head: str = ""
+    actual_head: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,6 +159,7 @@ class ExecResult:
     timings_s: tuple[float, ...] = ()
     return_types: tuple[str, ...] = ()
     attempts: int = 1
+    case_returns: tuple[Any, ...] = ()  # record_returns: each case's value (tagged JSON; None if it raised)
 
     @property
     def tests_passed(self) -> int:
@@ -157,6 +177,13 @@ class ExecResult:
     def pass_rate(self) -> float:
         return self.tests_passed / self.tests_total if self.tests else 0.0
 
+    @property
+    def case_fraction(self) -> float | None:
+        """Cases passed / cases; None when some were not run (stopped at the first failure)."""
+        if not self.tests or any(t.outcome is TestOutcome.NOT_RUN for t in self.tests):
+            return None
+        return self.pass_rate
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = self.status.value
@@ -164,6 +191,7 @@ class ExecResult:
         data["flags"] = list(self.flags)
         data["timings_s"] = list(self.timings_s)
         data["return_types"] = list(self.return_types)
+        data["case_returns"] = list(self.case_returns)
         data["coverage"] = dict(self.coverage) if self.coverage is not None else None
         return data
 
@@ -179,12 +207,16 @@ class ExecResult:
                 duration_s=float(t.get("duration_s", 0.0)),
                 message=t.get("message", ""),
                 traceback=t.get("traceback", ""),
+                input_head=t.get("input_head", ""),
+                expected_head=t.get("expected_head", ""),
+                actual_head=t.get("actual_head", ""),
             )
             for t in values.get("tests", ())
         )
         values["flags"] = tuple(values.get("flags", ()))
         values["timings_s"] = tuple(values.get("timings_s", ()))
         values["return_types"] = tuple(values.get("return_types", ()))
+        values["case_returns"] = tuple(values.get("case_returns", ()))
         return cls(**values)
 
     @classmethod

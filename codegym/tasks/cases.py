@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -184,67 +183,18 @@ def _case_wire(case: Case) -> dict[str, Any]:
 
 def encode_value(value: Any) -> Any:
     """Plain data -> tagged JSON (see the module docstring); anything else is a ValueError."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return float(value)
-        return {"$f": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
-    if isinstance(value, list):
-        return [encode_value(v) for v in value]
-    if isinstance(value, tuple):
-        return {"$t": [encode_value(v) for v in value]}
-    if isinstance(value, frozenset):
-        return {"$fs": [encode_value(v) for v in _stable(value)]}
-    if isinstance(value, set):
-        return {"$s": [encode_value(v) for v in _stable(value)]}
-    if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value) and not _looks_tagged(value):
-            return {k: encode_value(v) for k, v in value.items()}
-        return {"$d": [[encode_value(k), encode_value(v)] for k, v in value.items()]}
-    if isinstance(value, (bytes, bytearray)):
-        return {"$b": bytes(value).hex()}
-    if isinstance(value, complex):
-        return {"$c": [encode_value(value.real), encode_value(value.imag)]}
-    raise ValueError(f"not plain data: {type(value).__name__}")
+    # the codec lives with the harness, which runs it inside the sandbox without codegym; imported
+    # here at call time because codegym.sandbox imports this package
+    from codegym.sandbox.inside import casedata
+
+    return casedata.encode_value(value)
 
 
 def decode_value(data: Any) -> Any:
     """Tagged JSON -> plain data."""
-    if isinstance(data, list):
-        return [decode_value(v) for v in data]
-    if isinstance(data, dict):
-        if len(data) == 1:
-            ((tag, body),) = data.items()
-            if tag == "$t":
-                return tuple(decode_value(v) for v in body)
-            if tag == "$s":
-                return {decode_value(v) for v in body}
-            if tag == "$fs":
-                return frozenset(decode_value(v) for v in body)
-            if tag == "$d":
-                return {decode_value(k): decode_value(v) for k, v in body}
-            if tag == "$f":
-                return float(body)
-            if tag == "$b":
-                return bytes.fromhex(body)
-            if tag == "$c":
-                return complex(decode_value(body[0]), decode_value(body[1]))
-        return {k: decode_value(v) for k, v in data.items()}
-    return data
+    from codegym.sandbox.inside import casedata
 
-
-def _looks_tagged(value: Mapping[str, Any]) -> bool:
-    return len(value) == 1 and next(iter(value)) in ("$t", "$s", "$fs", "$d", "$f", "$b", "$c")
-
-
-def _stable(items: Any) -> Sequence[Any]:
-    try:
-        return sorted(items)
-    except TypeError:
-        return sorted(items, key=repr)
+    return casedata.decode_value(data)
 
 
 def head(text: str, limit: int = HEAD_CHARS) -> str:

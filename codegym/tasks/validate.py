@@ -44,17 +44,37 @@ def static_problems(task: Task) -> list[str]:
                 problems.append(problem)
             if filename in task.repo_files or filename == task.solution_path:
                 problems.append(f"{suite_name} file {filename!r} collides with a repo file")
-    if not task.hidden_tests:
+    if not task.hidden_tests and task.cases is None:
         problems.append("no hidden tests")
     if task.prefix and not task.reference_solution.startswith(task.prefix):
         problems.append("reference solution does not start with the starter code, so completion mode differs")
-    if task.entry_point and not reference_problem and not _defines(task.reference_solution, task.entry_point):
+    has_reference = bool(task.reference_solution.strip())
+    if (
+        task.entry_point
+        and has_reference
+        and not reference_problem
+        and not _defines(task.reference_solution, task.entry_point)
+    ):
         problems.append(
             f"entry_point {task.entry_point!r} is not defined at the top of the reference solution"
         )
     if not task.prompt.strip():
         problems.append("empty prompt")
     return problems
+
+
+def stub_for(task: Task) -> str:
+    """A trivially wrong solution: stdin/stdout programs print nothing; otherwise the reference with
+    its bodies replaced by `pass` (or, with no reference, the called function returning None)."""
+    if task.cases is not None and task.cases.kind == "stdio":
+        return ""
+    if task.reference_solution.strip():
+        return stub_solution(task.reference_solution)
+    function = (task.cases.function if task.cases is not None else task.entry_point) or "solve"
+    if "." in function:
+        owner, method = function.split(".", 1)
+        return f"class {owner}:\n    def {method}(self, *args):\n        return None\n"
+    return f"def {function}(*args):\n    return None\n"
 
 
 def stub_solution(source: str) -> str:

@@ -28,6 +28,7 @@ import time
 import traceback
 import types
 
+import caserun
 import osutil
 import remote
 import testprep
@@ -104,6 +105,7 @@ class Harness:
         self.program_lost = None
         self.exit_flagged = False
         self.pass_number = 0
+        self.deadline = float("inf")
         self._queue = []
         self._sending = False
         self._flushed = time.monotonic()
@@ -155,6 +157,18 @@ class Harness:
         self.session.connection = connection
         return connection
 
+    def spawn_case_server(self, fresh=True):
+        """A fresh program process that runs the program's file as `__main__` once per case it is
+        sent (mainrun.serve_cases); returns our end of its socket. `fresh` false keeps the scratch
+        files of the previous pass (the same program, restarted after a case ran over)."""
+        self.pass_number += 1
+        reply, fds = self._ask("spawn", kind="cases", main=True, fresh=fresh)
+        if reply.get("pid") is None or len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            raise HarnessFault(f"no program process for the cases: {reply.get('error')}")
+        return fds[0]
+
     def end_pass(self, timed=False, complete=True):
         """Close the pass's program process; the worker ends the pass and returns its accounting."""
         connection = self.session.connection
@@ -169,6 +183,9 @@ class Harness:
     # -- the run -----------------------------------------------------------------------------
     def run(self):
         self._install_module()
+        if self.request.get("cases"):
+            caserun.CaseRunner(self, self.request["cases"]).run(self.deadline)
+            return
         connection = self.spawn("verdict")
         try:
             exports = connection.hello()
@@ -685,11 +702,14 @@ def run_one(message, layout, control, prepared_cache):
     os.chdir(layout["tests"])
     sys.path[:] = [layout["repo"], *layout["harness_path"]]
     harness = Harness(request, layout, control, prepared)
+    harness.deadline = float(message["deadline"]) - DEADLINE_MARGIN_S
     harness.flush_before(float(message["deadline"]))
     try:
         harness.run()
         _close_program(harness)  # the program process exits now, before the worker ends the pass
         harness.emit("end")
+    except caserun.CheckerFault as exc:  # the pack's fault: never the program's, never retried as such
+        harness.emit("runner_error", message=str(exc), pack_fault=True)
     except HarnessFault as exc:
         harness.emit("runner_error", message=str(exc))
     except BaseException as exc:

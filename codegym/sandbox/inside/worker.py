@@ -169,6 +169,7 @@ class Records:
         self.coverage = None
         self.return_types = []
         self.flags = []
+        self.case_returns = {}
 
     def add(self, record):
         kind = record.get("k")
@@ -189,6 +190,9 @@ class Records:
                 "message": str(record.get("message", ""))[:4000],
                 "traceback": str(record.get("traceback", ""))[:4000],
             }
+            for key in ("input_head", "expected_head", "actual_head"):
+                if record.get(key):
+                    self.results[test_id][key] = str(record[key])[:1000]
         elif kind == "collect_error":
             self.collect_error = record
             if record.get("lost"):
@@ -212,6 +216,10 @@ class Records:
                 self.coverage["complete"] = True
             else:
                 self.coverage = {"complete": False}
+        elif kind == "case_return":
+            index = record.get("index")
+            if isinstance(index, int) and 0 <= index < 1_000_000:
+                self.case_returns[index] = record.get("value")
         elif kind == "returns":
             self.return_types = [str(name) for name in record.get("types", [])][:64]
         elif kind == "end":
@@ -530,14 +538,21 @@ class Worker:
             run.pending = ("end", None)
             return True
         run.records.add(record)
-        return kind != "end"
+        return kind not in ("end", "runner_error")  # the harness reports nothing after either
 
     def _spawn(self, run, record, control, streams):
         kind = str(record.get("kind", ""))
+        main = bool(record.get("main"))
         to_program_r, to_program_w = os.pipe()
         to_harness_r, to_harness_w = os.pipe()
         fds = [to_program_r, to_harness_w]
-        if kind == "verdict" and run.out_pipes is None:
+        harness_ends = [to_harness_r, to_program_w]
+        if main:  # a case server: one socket to the harness, which sends it each case's pipes
+            for fd in (to_program_r, to_program_w, to_harness_r, to_harness_w):
+                os.close(fd)
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            fds, harness_ends = [theirs.detach()], [ours.detach()]
+        elif kind == "verdict" and run.out_pipes is None:
             out_r, out_w = os.pipe()
             err_r, err_w = os.pipe()
             run.out_pipes = (out_r, err_r)
@@ -557,12 +572,14 @@ class Worker:
             "scratch": layout["scratch"],
             "template": layout["template"],
             "keep_pids": [run.harness_pid],
+            "main": main,
+            "fresh": record.get("fresh", True) is not False,
         }
         self._send_zygote(run, message, fds)
         for fd in fds:
             os.close(fd)  # the zygote holds its own copies now
         run.passes.append({"kind": kind})
-        run.pending = ("spawn", (to_harness_r, to_program_w))
+        run.pending = ("spawn", tuple(harness_ends))
 
     def _send_zygote(self, run, message, fds=()):
         message.setdefault("keep_pids", [run.harness_pid])
@@ -712,6 +729,12 @@ class Worker:
         memory_mb = float(request["limits"]["memory_mb"])
         message = ""
         fault = None
+        case_run = bool(request.get("cases"))
+        if case_run:  # a pass per stdio case, or more than one after a call ran over
+            stats = [p.get("stats") or {} for p in run.passes]
+            cpu = sum(float(s.get("cpu_s") or 0.0) for s in stats)
+            peak_mb = max([float(s.get("peak_memory_mb") or 0.0) for s in stats] or [0.0])
+            sig = signal.SIGXCPU if sig == signal.SIGXCPU else None
         timed_out = (run.reason == "timeout" and not records.tests_done) or sig == signal.SIGXCPU
         if run.reason == "timeout" and records.tests_done:
             flags.append("timing_incomplete")  # the tests finished; only coverage/timing ran over
@@ -720,6 +743,16 @@ class Worker:
             message = f"output exceeded {int(request['limits']['max_output_bytes'])} bytes"
         elif timed_out:
             status, message = "timeout", "exceeded the {}s time limit".format(request["limits"]["timeout_s"])
+        elif case_run and records.end and records.runner_error is None:
+            # judged like an online judge: the verdict of the first case that did not pass
+            failing = next((t for t in tests if t["outcome"] != "passed"), None)
+            if not tests:
+                status, message = "error", "no cases were run"
+            elif failing is None:
+                status = "passed"
+            else:
+                status = _CASE_STATUS.get(failing["outcome"], "failed")
+                message = f"{failing['test_id']}: {failing['message'] or failing['outcome']}"
         elif "memory" in outcomes or (records.collect_error or {}).get("outcome") == "memory":
             status, message = "memory", f"ran out of memory (limit {request['limits']['memory_mb']:g} MB)"
         elif records.program_lost is not None and sig is not None and peak_mb >= 0.9 * memory_mb:
@@ -739,6 +772,8 @@ class Worker:
             message = str(records.collect_error.get("message", ""))
             if records.collect_error.get("traceback"):
                 message += "\n" + str(records.collect_error["traceback"])
+        elif records.runner_error is not None and records.runner_error.get("pack_fault"):
+            status, message = "sandbox_error", str(records.runner_error.get("message", ""))
         elif records.runner_error is not None or not records.end:
             status, fault = "sandbox_error", "harness"
             message = "the harness failed: {}".format(
@@ -755,6 +790,8 @@ class Worker:
             for p in run.passes
             if p.get("timed") and p.get("complete", True) and isinstance(p.get("stats"), dict)
         ]
+        if case_run and status == "passed" and request.get("timing_repeats"):
+            timings = [cpu]  # every case's CPU time, measured by the zygote: the run is its own sample
         result = {
             "status": status,
             "message": message[:4000],
@@ -773,9 +810,20 @@ class Worker:
             "timings_s": timings,
             "return_types": records.return_types,
         }
+        if records.case_returns:
+            result["case_returns"] = [records.case_returns.get(i) for i in range(len(tests))]
         if fault:
             result["fault"] = fault
         return result
+
+
+_CASE_STATUS = {
+    "failed": "failed",
+    "error": "error",
+    "timeout": "timeout",
+    "memory": "memory",
+    "output_limit": "output_limit",
+}
 
 
 def _uid_of(pid):

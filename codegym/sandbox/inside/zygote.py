@@ -29,6 +29,7 @@ import socket
 import sys
 import time
 
+import mainrun  # loaded here: a program process's import path no longer holds this folder
 import osutil
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -194,13 +195,14 @@ class Zygote:
     def _spawn(self, message, fds):
         previous = self._end_pass()
         probe = self._coverage_probe(message) if message.get("coverage") else None
-        if not self._wipe(message["scratch"]):
-            previous["clean"] = False
-        with osutil.acting_as(self.program_uid):
-            osutil.copy_tree(message["template"], message["scratch"])
+        if message.get("fresh", True):
+            if not self._wipe(message["scratch"]):
+                previous["clean"] = False
+            with osutil.acting_as(self.program_uid):
+                osutil.copy_tree(message["template"], message["scratch"])
         self.dirty = True
         rpc = fds[:2]
-        stdio = fds[2:4] if len(fds) >= 4 else None
+        stdio = fds[2:4] if len(fds) > 2 else None
         notify_r, notify_w = os.pipe()
         go_r, go_w = os.pipe()
         state = {"kind": message.get("kind", ""), "pid": None, "status": None, "cpu": 0.0, "maxrss_kb": 0}
@@ -264,8 +266,19 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
     osutil.set_process_name("cg-program")
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
+    main = bool(message.get("main"))
+    if main:  # a case server: its socket to the harness at 3, nothing on the standard streams
+        wanted = [devnull, devnull, devnull, rpc[0], devnull, notify_w, go_r]
+    else:
+        wanted = [
+            devnull,
+            stdio[0] if stdio else devnull,
+            stdio[1] if stdio else devnull,
+            *rpc,
+            notify_w,
+            go_r,
+        ]
     # out of the way first, so that placing one descriptor never overwrites another still to place
-    wanted = [devnull, stdio[0] if stdio else devnull, stdio[1] if stdio else devnull, *rpc, notify_w, go_r]
     high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in wanted]
     for target, fd in enumerate(high):
         os.dup2(fd, target)
@@ -307,8 +320,9 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
         osutil.capset(())  # root of a user namespace: it could otherwise undo the mounts
     # the seccomp filter is already in place: the zygote installed it on itself, and filters are
     # inherited by every process forked afterwards
-    for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(line_buffering=True)  # the zygote's own stdio objects, now on our pipes
+    if not main:
+        for stream in (sys.stdout, sys.stderr):
+            stream.reconfigure(line_buffering=True)  # the zygote's own stdio objects, now on our pipes
     sys.argv = [os.path.join(scratch, message["solution_path"])]
     sys.path[:] = [scratch, *zygote.program_path]
     os.write(5, b"R")
@@ -316,6 +330,9 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
         os._exit(71)
     os.close(5)
     os.close(6)
+    if main:
+        own_uid = zygote.program_uid is not None
+        mainrun.serve_cases(3, os.path.join(scratch, message["solution_path"]), own_uid)
     import program
     import wire
 
