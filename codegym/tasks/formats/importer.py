@@ -174,7 +174,9 @@ def import_dataset(
             report.skipped.append((row_id, str(exc)))
             continue
         except TaskPackError as exc:
-            report.skipped.append((row_id, f"invalid field {exc.field!r}: {exc.reason}" if exc.field else exc.reason))
+            report.skipped.append(
+                (row_id, f"invalid field {exc.field!r}: {exc.reason}" if exc.field else exc.reason)
+            )
             continue
         if task.name in seen_ids:
             report.skipped.append((row_id, "repeats a task id"))
@@ -191,7 +193,9 @@ def import_dataset(
             f"no row of {source} can be imported ({report.rows_read} read, {report.filtered_out} filtered out, "
             f"{len(report.skipped)} skipped: {_reason_counts(report.skipped)})"
         )
-    report.pack = _write_pack(pack_dir, dataset_format.name, kept_rows, report, filters, limit, checker_source, options)
+    report.pack = _write_pack(
+        pack_dir, dataset_format.name, kept_rows, report, filters, limit, checker_source, options
+    )
     return report
 
 

@@ -10,9 +10,13 @@ Judged as `lcb_runner/evaluation/testing_util.py` does, on public + private test
   arguments), its output one JSON value; the return value must equal it (tuples count as lists,
   floats exact). A `class Solution` starter means `Solution().<func_name>(...)`, a fresh instance per
   case here.
-- otherwise stdin/stdout, compared by whitespace-separated tokens, numbers by value (LCB: per stripped
-  line, exact or equal as Decimals; here line breaks between tokens are not checked).
+- otherwise stdin/stdout, compared line by line (same number of lines, trailing whitespace ignored).
+  LCB also strips leading whitespace and accepts a line whose tokens are equal as Decimals ("1.0" for
+  "1"); here such a line must match as text.
 - 6 s per case (LCB's `--timeout` default); `options: {case_timeout_s: ...}` changes it.
+
+LiveCodeBench publishes no solutions: a pack may hold its own reference programs as
+`<question_id>.py` files in the folder `options: {references: DIR}` names (next to the rows file).
 
 The compressed private tests are unpickled with an Unpickler that resolves no global at all: only
 strings, numbers, lists, dicts, tuples, ... can come out, never a call (`os.system`, `eval`).
@@ -20,7 +24,8 @@ strings, numbers, lists, dicts, tuples, ... can come out, never a call (`os.syst
 `options: {contest_date_from: YYYY-MM-DD, contest_date_to: YYYY-MM-DD}` keeps only problems whose
 `contest_date` lies in the window (both ends included, dates at midnight, as LCB's
 `--start_date/--end_date`): LiveCodeBench's contamination control. Rows outside are `SkipRow`s, which
-`tasks import` reports and leaves out; `in_date_window` is the same test for a filter.
+`tasks import` reports and leaves out; `in_date_window` is the same test for a filter. (A text filter
+`contest_date<=2024-03-31` differs on the last day: "2024-03-31T00:00:00" sorts after "2024-03-31".)
 """
 
 from __future__ import annotations
@@ -144,7 +149,8 @@ def _check_window(row: Mapping[str, Any], context: RowContext, task: str) -> Non
         raise context.error("must be an ISO date", task=task, field="contest_date") from None
     if not inside:
         raise SkipRow(
-            f"contest_date {row['contest_date']} is outside "
+            # the reason's head (before the colon) groups these rows in `tasks import`'s report
+            f"outside the contest-date window: {row['contest_date']} not in "
             f"[{bounds.get('contest_date_from', '...')}, {bounds.get('contest_date_to', '...')}]"
         )
 
@@ -249,7 +255,7 @@ def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
         private_cases = [_call_case(t, n) for n, t in enumerate(private, len(public) + 1)]
     else:
         function = None
-        comparison = Comparison(match="tokens")
+        comparison = Comparison(match="lines")
         public_cases = [Case(t["input"], t["output"]) for t in public]
         private_cases = [Case(t["input"], t["output"]) for t in private]
 

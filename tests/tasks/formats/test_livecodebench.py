@@ -70,11 +70,11 @@ def test_a_plain_function_starter_is_called_directly_and_json_values_become_data
     assert task.cases.cases[0].input == ([1, 5], [3, 9]) and task.cases.cases[0].expected == [2, True]
 
 
-def test_stdin_problems_are_stdio_compared_by_tokens() -> None:
+def test_stdin_problems_are_stdio_compared_by_lines() -> None:
     task = load()[0]["abc900_a"]
     cases = task.cases
     assert cases is not None and cases.kind == "stdio" and cases.function is None
-    assert cases.comparison.match == "tokens"
+    assert cases.comparison.match == "lines"
     assert [(c.input, c.expected) for c in cases.cases] == [
         ("3 4\n", "7\n"),
         ("10 -2\n", "8\n"),
@@ -156,14 +156,16 @@ def test_date_window_keeps_the_benchmarks_contamination_control() -> None:
     tasks, skipped = load(contest_date_from="2023-01-01", contest_date_to=date(2024, 3, 31))
     assert sorted(tasks) == ["9001", "9002"]
     assert dict(skipped).keys() == {"abc900_a", "1990_A"}
-    assert "outside [2023-01-01, 2024-03-31]" in dict(skipped)["abc900_a"]
+    assert dict(skipped)["abc900_a"] == (
+        "outside the contest-date window: 2024-05-11T00:00:00 not in [2023-01-01, 2024-03-31]"
+    )
     # LCB compares datetimes: a contest at 14:35 on the last day is after that day's midnight
     assert not in_date_window(rows()[3], None, "2022-11-30") and in_date_window(rows()[3], None, "2022-12-01")
 
 
 def test_date_window_on_a_pack_on_disk_fails_loudly_on_rows_outside(tmp_path: Path) -> None:
     context = RowContext("lcb", str(FIXTURE), options={"contest_date_from": "2024-01-01"})
-    with pytest.raises(TaskPackError, match="cannot be judged: contest_date"):
+    with pytest.raises(TaskPackError, match="cannot be judged: outside the contest-date window"):
         tasks_from_rows(LCB, read_rows(FIXTURE), context, skip=False)
     with pytest.raises(TaskPackError) as info:
         LCB.task_from_row(rows()[0], RowContext("lcb", "x", options={"contest_date_to": "soon"}))
@@ -193,3 +195,53 @@ def test_case_suites_survive_the_wire() -> None:
     for task in load()[0].values():
         assert task.cases is not None
         assert CaseSuite.from_wire(json.loads(json.dumps(task.cases.to_wire()))) == task.cases
+
+
+COUNT_PAIRS = """
+from typing import List
+
+
+class Solution:
+    def countPairs(self, nums: List[int], target: int) -> int:
+        return sum(nums[i] + nums[j] < target for i in range(len(nums)) for j in range(i + 1, len(nums)))
+"""
+
+
+def test_fixture_problems_are_judged_as_lcb_judges_them(local_backend) -> None:
+    from codegym.sandbox.requests import request_for_task
+
+    tasks = load()[0]
+    runs = [
+        (tasks["9001"], COUNT_PAIRS, True),
+        (tasks["9001"], COUNT_PAIRS.replace("< target", "<= target"), False),
+        # LCB turns a returned tuple into a list before comparing
+        (
+            tasks["9002"],
+            "def overlap(a, b):\n    lo, hi = max(a[0], b[0]), min(a[1], b[1])\n    return (max(0, hi - lo), lo <= hi)\n",
+            True,
+        ),
+        (tasks["9002"], "def overlap(a, b):\n    return [0, True]\n", False),
+        (tasks["abc900_a"], "a, b = map(int, input().split())\nprint(a + b, end='')\n", True),
+        (tasks["abc900_a"], "print(sum(map(int, input().split())) + 1)\n", False),
+        (tasks["1990_A"], "print(input()[::-1])\n", True),
+    ]
+    results = local_backend.execute_many([request_for_task(task, code) for task, code, _ in runs])
+    for (task, _, should_pass), result in zip(runs, results, strict=True):
+        assert result.passed is should_pass, (task.name, result.status, result.message, result.tests)
+        if should_pass:
+            assert result.tests_total == len(task.cases or ())
+
+
+def test_cp_call_references_pass_and_stubs_fail(task_registry, local_backend) -> None:
+    from codegym.sandbox.requests import request_for_task
+    from codegym.tasks.validate import stub_for
+
+    tasks = list(task_registry.load("cp_call").tasks.values())
+    references = local_backend.execute_many([request_for_task(t, t.reference_solution) for t in tasks])
+    stubs = local_backend.execute_many([request_for_task(t, stub_for(t)) for t in tasks])
+    for task, reference, stub in zip(tasks, references, stubs, strict=True):
+        assert reference.passed and reference.tests_total == len(task.cases or ()), (
+            task.name,
+            reference.message,
+        )
+        assert stub.tests_passed == 0, task.name
