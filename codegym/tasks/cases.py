@@ -30,9 +30,37 @@ CaseKind = Literal["stdio", "call"]
 OutputMatch = Literal["lines", "tokens", "exact"]
 # how a call's return value is judged: `equal` (plain data, float tolerance), EvalPlus's special
 # oracles `set` (both as sets), `not_none` (anything but None passes), and `unwrap_single`
-# (APPS/TACO Codewars rows: an expected `[x]` also accepts `x`)
-Oracle = Literal["equal", "set", "not_none", "unwrap_single"]
-ORACLES: tuple[str, ...] = ("equal", "set", "not_none", "unwrap_single")
+# (APPS/TACO Codewars rows: an expected `[x]` also accepts `x`). EvalPlus (HumanEval+, MBPP+) judges
+# by its own rules, one oracle each, defined and implemented (pure Python, for the harness) in
+# codegym/sandbox/inside/evalplus_oracles.py: `evalplus_equal` (Python `==`, tuples are not lists, then
+# EvalPlus's float fallback), `is_not_none`, `returns`, `equal_or_zero`, `mbpp_surface_area`,
+# `mbpp_digit_distance`, `poly_root` (HumanEval/32: any root of the polynomial); its `set` is this `set`.
+Oracle = Literal[
+    "equal",
+    "set",
+    "not_none",
+    "unwrap_single",
+    "evalplus_equal",
+    "is_not_none",
+    "returns",
+    "equal_or_zero",
+    "mbpp_surface_area",
+    "mbpp_digit_distance",
+    "poly_root",
+]
+ORACLES: tuple[str, ...] = (
+    "equal",
+    "set",
+    "not_none",
+    "unwrap_single",
+    "evalplus_equal",
+    "is_not_none",
+    "returns",
+    "equal_or_zero",
+    "mbpp_surface_area",
+    "mbpp_digit_distance",
+    "poly_root",
+)
 OUTPUT_MATCHES: tuple[str, ...] = ("lines", "tokens", "exact")
 
 DEFAULT_CASE_TIMEOUT_S = 4.0

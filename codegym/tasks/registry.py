@@ -15,8 +15,8 @@ from pathlib import Path
 
 from codegym.tasks.dirpack import PACK_FILE, load_directory_pack, parse_limits, read_pack_header
 from codegym.tasks.errors import TaskPackError, UnknownNameError
-from codegym.tasks.jsonlpack import load_jsonl_pack
 from codegym.tasks.formats import FORMAT_NAMES, load_format_pack
+from codegym.tasks.jsonlpack import load_jsonl_pack
 from codegym.tasks.model import Limits, TaskPack
 
 ENTRY_POINT_GROUP = "codegym.tasks"

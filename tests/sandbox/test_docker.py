@@ -24,6 +24,7 @@ from codegym.sandbox.docker.cleanup import labelled_containers
 from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend, worker_uids
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits
+from codegym.tasks.cases import Case, CaseSuite
 from tests.conftest import REPO_ROOT, in_throwaway_pid_namespace
 
 pytestmark = pytest.mark.docker
@@ -336,3 +337,39 @@ def test_missing_image_is_a_clear_error() -> None:
     docker_engine().close()
     with pytest.raises(SandboxUnavailable, match="codegym sandbox build"):
         DockerBackend(image="codegym-sandbox:does-not-exist")
+
+
+CASE_SUITES = {
+    "stdio": (
+        CaseSuite("stdio", (Case("1 2\n", "3\n"), Case("5 7\n", "12\n")), case_timeout_s=2.0),
+        {
+            "right": "a, b = map(int, input().split())\nprint(a + b)\n",
+            "wrong": "print(3)\n",
+            "slow": "import time\na, b = map(int, input().split())\nif a == 5:\n    time.sleep(30)\nprint(a + b)\n",
+            "crash": "raise SystemExit(4)\n",
+        },
+    ),
+    "call": (
+        CaseSuite("call", (Case((1, 2), 3), Case((5, 7), 12)), function="Solution.add", case_timeout_s=2.0),
+        {
+            "right": "class Solution:\n    def add(self, a, b):\n        return a + b\n",
+            "wrong": "class Solution:\n    def add(self, a, b):\n        return 3\n",
+            "slow": "import time\nclass Solution:\n    def add(self, a, b):\n"
+            "        if a == 5:\n            time.sleep(30)\n        return a + b\n",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "program"), [(kind, name) for kind, (_, programs) in CASE_SUITES.items() for name in programs]
+)
+def test_case_verdicts_match_the_local_backend(
+    kind: str, program: str, docker_backend: DockerBackend, local_backend: LocalBackend
+) -> None:
+    suite, programs = CASE_SUITES[kind]
+    request = ExecRequest(files={"solution.py": programs[program]}, tests={}, cases=suite)
+    ours, theirs = docker_backend.execute(request), local_backend.execute(request)
+    assert _summary(ours) == _summary(theirs), (ours.message, theirs.message)
+    assert [t.actual_head for t in ours.tests] == [t.actual_head for t in theirs.tests]
+    assert ours.status is not ExecStatus.SANDBOX_ERROR

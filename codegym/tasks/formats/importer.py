@@ -160,38 +160,49 @@ def import_dataset(
     )
     filters = list(filters)
     kept_rows: list[dict[str, Any]] = []
+    numbers: list[int] = []
     seen_ids: set[str] = set()
-    for number, row in enumerate(_source_rows(dataset_format, source_path, str(source)), 1):
-        report.rows_read += 1
-        if not all(f.matches(row) for f in filters):
-            report.filtered_out += 1
-            continue
+
+    def judgeable(row: dict[str, Any], number: int) -> bool:
         row_context = RowContext(name, str(source), context.limits, checker_source, context.options, number)
         row_id = _row_id(dataset_format, row, number)
         try:
             task = dataset_format.task_from_row(row, row_context)
         except SkipRow as exc:
             report.skipped.append((row_id, str(exc)))
-            continue
+            return False
         except TaskPackError as exc:
             report.skipped.append(
                 (row_id, f"invalid field {exc.field!r}: {exc.reason}" if exc.field else exc.reason)
             )
-            continue
+            return False
         if task.name in seen_ids:
             report.skipped.append((row_id, "repeats a task id"))
-            continue
+            return False
         seen_ids.add(task.name)
-        kept_rows.append(row)
+        return True
+
+    prepare = dataset_format.prepare_rows
+    for number, row in enumerate(_source_rows(dataset_format, source_path, str(source)), 1):
+        report.rows_read += 1
+        if not all(f.matches(row) for f in filters):
+            report.filtered_out += 1
+            continue
+        # a format that prepares its rows (EvalPlus: the expected outputs) can judge them only after
+        if prepare is not None or judgeable(row, number):
+            kept_rows.append(row)
+            numbers.append(number)
         if limit is not None and len(kept_rows) >= limit:
             break
-    if dataset_format.prepare_rows is not None and kept_rows:
-        kept_rows = dataset_format.prepare_rows(kept_rows, context)
+    if prepare is not None and kept_rows:
+        prepared = prepare(kept_rows, context)
+        kept_rows = [row for row, number in zip(prepared, numbers, strict=True) if judgeable(row, number)]
     report.kept = len(kept_rows)
     if not kept_rows:
         raise TaskPackError(
-            f"no row of {source} can be imported ({report.rows_read} read, {report.filtered_out} filtered out, "
-            f"{len(report.skipped)} skipped: {_reason_counts(report.skipped)})"
+            f"no row of {source} can be imported ({report.rows_read} read, "
+            f"{report.filtered_out} filtered out, {len(report.skipped)} skipped: "
+            f"{_reason_counts(report.skipped)})"
         )
     report.pack = _write_pack(
         pack_dir, dataset_format.name, kept_rows, report, filters, limit, checker_source, options
@@ -228,7 +239,8 @@ def _hub_rows(source: str) -> Iterator[dict[str, Any]]:
         dataset = load_dataset(name, split=split or "test")
     except Exception as exc:  # offline, unknown name, gated: one line, not a traceback
         raise TaskPackError(
-            f"is neither a local file nor a dataset the hub serves here ({type(exc).__name__}: {str(exc)[:200]})",
+            "is neither a local file nor a dataset the hub serves here "
+            f"({type(exc).__name__}: {str(exc)[:200]})",
             file=source,
         ) from None
     for row in dataset:
