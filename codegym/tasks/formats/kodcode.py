@@ -1,0 +1,135 @@
+"""KodCode (Xu et al. 2025; KodCode-V1, KodCode-Light-RL-10K): synthetic questions, each with a verified
+solution and a pytest file.
+
+Rows: `question_id`, `question`, `solution`, `test` (pytest source; `test_code` in the pipeline's own
+files), `test_info` (a list of `{function_name, function_declaration, parameter_list, docstring}`, or
+null for class-based questions), `subset`, `style`, `gpt_difficulty`, `gpt_pass_percentage`, ...
+
+KodCode's harness writes the candidate to `solution.py` and the test to `test_solution.py` as
+`"from solution import *\\n\\n" + test`, then runs pytest: many tests call the candidate without
+importing it. The test module here is built the same way; the harness serves the star import
+through its proxy (public names of the program, never ones that would shadow a builtin or a module).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Any
+
+from codegym.tasks.formats.base import SOLUTION_FILE, DatasetFormat, RowContext, SkipRow, loads_field
+from codegym.tasks.model import Task, TestSuite
+
+TEST_FILE = "test_hidden.py"
+STAR_IMPORT = "from solution import *\n\n"  # what KodCode's harness prepends to every test
+FIELDS = "question_id, question, solution, test (or test_code), test_info, subset, style, gpt_difficulty"
+
+
+def row_id(row: Mapping[str, Any]) -> str:
+    value = row["question_id"]
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("question_id must be a non-empty string")
+    return value
+
+
+def _text(row: Mapping[str, Any], name: str, context: RowContext, task: str) -> str:
+    value = row.get(name)
+    if not isinstance(value, str):
+        raise context.error(f"must be a string, got {type(value).__name__}", task=task, field=name)
+    return value.replace("\r\n", "\n")
+
+
+def _functions(row: Mapping[str, Any], context: RowContext, task: str) -> list[Mapping[str, Any]]:
+    info = loads_field(row, "test_info", context, task)  # a list in the parquet files, JSON in some exports
+    if info is None:
+        return []
+    if isinstance(info, Mapping):
+        info = [info]
+    if not isinstance(info, list) or not all(isinstance(item, Mapping) for item in info):
+        raise context.error(
+            "must be a list of {function_name, function_declaration, ...}", task=task, field="test_info"
+        )
+    return [item for item in info if isinstance(item.get("function_name"), str) and item["function_name"]]
+
+
+def _imported_from_solution(tree: ast.Module) -> list[str]:
+    return [
+        alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module == "solution" and node.level == 0
+        for alias in node.names
+        if alias.name != "*"
+    ]
+
+
+def _defined(tree: ast.Module) -> list[str]:
+    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def kodcode_prompt(question: str, functions: list[Mapping[str, Any]]) -> str:
+    """The question, and the signature the tests call (as the KodCode RL recipes add it)."""
+    prompt = question.strip()
+    declarations = [str(f.get("function_declaration") or f["function_name"]).strip() for f in functions]
+    if declarations:
+        prompt += (
+            "\n\nNote that the output function should be " + "; ".join(f"`{d}`" for d in declarations) + "."
+        )
+    return prompt
+
+
+def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
+    if "question_id" not in row:
+        raise context.error("is missing", field="question_id")
+    try:
+        task = row_id(row)
+    except ValueError as exc:
+        raise context.error(str(exc), field="question_id") from None
+    question = _text(row, "question", context, task)
+    solution = _text(row, "solution", context, task)
+    test_field = "test" if "test" in row else "test_code"
+    test = _text(row, test_field, context, task)
+    if not question.strip():
+        raise context.error("is empty", task=task, field="question")
+    if not test.strip():
+        raise SkipRow("the test is empty: nothing would judge the program")
+    try:
+        test_tree = ast.parse(test)
+    except SyntaxError as exc:
+        raise SkipRow(f"{test_field} is not valid Python 3 (line {exc.lineno}: {exc.msg})") from None
+    try:
+        solution_tree = ast.parse(solution)
+    except SyntaxError as exc:
+        raise SkipRow(f"solution is not valid Python 3 (line {exc.lineno}: {exc.msg})") from None
+    functions = _functions(row, context, task)
+    defined = _defined(solution_tree)
+    candidates = [f["function_name"] for f in functions] + _imported_from_solution(test_tree) + defined
+    entry = next((name for name in candidates if name in defined), None)
+    metadata = {"format": "kodcode"}
+    for name in ("subset", "style", "gpt_difficulty", "gpt_pass_percentage", "version"):
+        if isinstance(row.get(name), (str, int, float)) and not isinstance(row.get(name), bool):
+            metadata[name] = row[name]
+    return Task(
+        pack=context.pack,
+        name=task,
+        prompt=kodcode_prompt(question, functions),
+        solution_path=SOLUTION_FILE,
+        reference_solution=solution if solution.endswith("\n") else solution + "\n",
+        hidden_tests=TestSuite({TEST_FILE: STAR_IMPORT + test}),
+        prefix="",
+        entry_point=entry,
+        limits=context.limits,
+        test_runner="auto",
+        source=context.file,
+        metadata=metadata,
+    )
+
+
+FORMATS = {
+    "kodcode": DatasetFormat(
+        name="kodcode",
+        description="KodCode (KodCode-V1, KodCode-Light-RL): question, verified solution and a pytest file",
+        fields=FIELDS,
+        task_from_row=task_from_row,
+        row_id=row_id,
+    )
+}
