@@ -292,3 +292,48 @@ def test_tasks_import_writes_a_pack_that_judges_and_checks(tmp_path: Path) -> No
         app, ["tasks", "import", "apps", str(source), "--name", "mini", "--out", str(packs)]
     )
     assert again.exit_code == 0, again.output
+
+
+def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(
+        json.dumps({"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"}) + "\n"
+    )
+    notes, other = tmp_path / "notes.txt", tmp_path / "other.jsonl"
+    notes.write_text("my notes\n")
+    other.write_text('{"id": 1, "text": "unrelated"}\n')
+    before = samples.read_text()
+    for out, expected in (
+        (notes, "not a `codegym judge` output"),
+        (other, "not a `codegym judge` output"),
+        (samples, "is the samples file itself"),
+        (tmp_path, "is a folder"),
+        (notes / "x.jsonl", "is a file, not a folder"),
+    ):
+        result = runner.invoke(
+            app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
+        )
+        assert result.exit_code == 2 and expected in result.output, (out, result.output)
+    assert notes.read_text() == "my notes\n" and other.read_text().startswith('{"id": 1')
+    assert samples.read_text() == before
+    out = tmp_path / "judged.jsonl"
+    with open(tmp_path / "judged.jsonl.lock", "w") as lock:  # another judge holds this --out
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.write("4242")
+        lock.flush()
+        busy = runner.invoke(
+            app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
+        )
+        assert busy.exit_code == 2 and "another codegym judge (pid 4242)" in busy.output
+    done = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
+    )
+    assert done.exit_code == 0 and json.loads(out.read_text())["passed"]
+    assert not os.path.exists(tmp_path / "judged.jsonl.lock")
+    again = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward", "--no-resume"]
+    )
+    assert again.exit_code == 0  # its own output may be redone

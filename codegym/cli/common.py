@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from codegym.sandbox.backend import SandboxBackend, SandboxUnavailable, create_backend
 from codegym.tasks.errors import TaskPackError, UnknownNameError
@@ -44,7 +45,8 @@ def user_errors() -> Iterator[None]:
         FileNotFoundError,
         ValueError,
     ) as exc:
-        error_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        # one line, and the message as written (a `[` in a YAML error is not rich markup)
+        error_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from exc
 
 

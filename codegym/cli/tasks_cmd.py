@@ -197,15 +197,28 @@ def import_(
     checker: Path = typer.Option(
         None, "--checker", help="A checker.py (check(input, expected, actual)) for stdin/stdout problems."
     ),
+    option: list[str] = typer.Option(
+        None,
+        "--option",
+        help="KEY=VALUE reader option written to pack.yaml `options:` (e.g. contest_date_from=2024-08-01).",
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Import a published dataset (in its own schema) as a task pack."""
-    from codegym.tasks.formats.importer import RowFilter, import_dataset
+    from codegym.tasks.formats.importer import RowFilter, import_dataset, parse_option
 
     with user_errors():
         parsed = [RowFilter.parse(text) for text in filters or []]
+        options = dict(parse_option(text) for text in option or [])
         report = import_dataset(
-            dataset_format, source, name=name, out_dir=out, filters=parsed, limit=limit, checker=checker
+            dataset_format,
+            source,
+            name=name,
+            out_dir=out,
+            filters=parsed,
+            limit=limit,
+            checker=checker,
+            options=options,
         )
     if as_json:
         print_json(report.to_dict())

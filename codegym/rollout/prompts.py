@@ -92,7 +92,11 @@ class PromptBuilder:
 
     def build(self, task: Task) -> Prompt:
         context, context_tokens = self._context(task)
-        visible = "\n\n".join(task.visible_tests.files.values()) if self.config.include_visible_tests else ""
+        # some datasets' prompts already show their tests (MBPP's): never twice
+        shows_tests = self.config.include_visible_tests and not task.metadata.get(
+            "prompt_shows_visible_tests"
+        )
+        visible = "\n\n".join(task.visible_tests.files.values()) if shows_tests else ""
         examples = examples_text(task) if self.config.include_visible_tests else ""
         if self.config.style == "completion":
             return Prompt(

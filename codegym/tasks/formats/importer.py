@@ -99,6 +99,17 @@ def _comparable(value: Any, text: str) -> tuple[Any, Any]:
         return str(value), text
 
 
+def parse_option(text: str) -> tuple[str, Any]:
+    """`KEY=VALUE` -> (key, value read as YAML: numbers, booleans, dates and lists keep their type)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().isidentifier():
+        raise ValueError(f"--option {text!r}: write KEY=VALUE")
+    try:
+        return key.strip(), yaml.safe_load(value)
+    except yaml.YAMLError:
+        return key.strip(), value
+
+
 @dataclass
 class ImportReport:
     format: str
