@@ -147,8 +147,10 @@ class PipeTransport:
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 raise WorkerUnresponsive(f"worker {self.slot} gave no answer in time")
-            ready, _, _ = select.select([fd], [], [], timeout)
-            if not ready:
+            # poll, not select: with hundreds of workers a descriptor number passes FD_SETSIZE (1024)
+            poller = select.poll()
+            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            if not poller.poll(max(1, int(timeout * 1000))):
                 continue
             chunk = os.read(fd, remaining)
             if not chunk:

@@ -9,12 +9,14 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from codegym.sandbox.local import INSIDE_DIR, LocalBackend, probe_isolation
 from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
+from tests.conftest import REPO_ROOT
 
 ADD = "def add(a, b):\n    return a + b\n"
 ADD_TESTS = (
@@ -542,3 +544,51 @@ def test_gated_test_files_are_validated() -> None:
             measured_test_files=("v.py",),
             gated_test_files=("v.py",),
         )
+
+
+def test_the_sandbox_starts_whatever_path_reached_the_interpreter(tmp_path: Path) -> None:
+    """A virtualenv reached through a symlink inside a hidden folder (as under a home directory):
+    the sandbox mounts the real interpreter, standard library and packages, not the link."""
+    hidden = tmp_path / ".hidden"
+    hidden.mkdir()
+    venv = Path(sys.prefix)
+    (hidden / "venv").symlink_to(venv, target_is_directory=True)
+    python = hidden / "venv" / "bin" / Path(sys.executable).name
+    script = (
+        "from codegym.sandbox.local import LocalBackend\n"
+        "from codegym.sandbox.types import ExecRequest\n"
+        "with LocalBackend(workers=1) as backend:\n"
+        "    result = backend.execute(ExecRequest(files={'solution.py': 'def f():\\n    return 1\\n'},"
+        " tests={'test_f.py': 'from solution import f\\ndef test_f():\\n    assert f() == 1\\n'}))\n"
+        "print(result.status.value, result.message)\n"
+    )
+    done = subprocess.run(
+        [str(python), "-c", script], capture_output=True, text=True, timeout=120, cwd=REPO_ROOT
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("passed"), done.stdout + done.stderr[-1000:]
+
+
+def test_descriptors_past_fd_setsize_still_work() -> None:
+    """With hundreds of workers (`sandbox info --workers 400`) a worker's pipe gets a descriptor number
+    above 1024, which select() cannot watch; the host waits on it with poll()."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"the descriptor limit ({hard}) is too low to reach past 1024")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        with LocalBackend(workers=1) as backend:
+            result = backend.execute(
+                ExecRequest(
+                    files={"solution.py": "def f():\n    return 1\n"},
+                    tests={"test_f.py": "from solution import f\ndef test_f():\n    assert f() == 1\n"},
+                )
+            )
+        assert result.status is ExecStatus.PASSED, result.message
+    finally:
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
