@@ -337,3 +337,42 @@ def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
         app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward", "--no-resume"]
     )
     assert again.exit_code == 0  # its own output may be redone
+
+
+def test_a_bug_is_reported_with_its_traceback_file_and_exit_4(monkeypatch, capsys, tmp_path: Path) -> None:
+    import sys
+
+    from codegym.cli import app as app_module
+    from codegym.cli import tasks_cmd
+
+    def broken(_tasks_dir):
+        raise TypeError("an internal mistake")
+
+    monkeypatch.setattr(tasks_cmd, "registry", broken)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["codegym", "tasks", "list"])
+    with pytest.raises(SystemExit) as ended:
+        app_module.main()
+    assert ended.value.code == 4
+    err = capsys.readouterr().err
+    assert "internal error (a bug in codegym): TypeError: an internal mistake" in err
+    report = Path(err.split("the traceback is in ")[1].split(";")[0])
+    assert report.is_file() and "Traceback" in report.read_text() and "broken" in report.read_text()
+    monkeypatch.setattr(sys, "argv", ["codegym", "--debug", "tasks", "list"])
+    with pytest.raises(SystemExit) as ended:
+        app_module.main()
+    assert ended.value.code == 4 and "Traceback (most recent call last)" in capsys.readouterr().err
+
+
+def test_a_user_error_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
+    import sys
+
+    from codegym.cli import app as app_module
+
+    monkeypatch.setattr(sys, "argv", ["codegym", "tasks", "show", "no_such_pack_[x]"])
+    with pytest.raises(SystemExit) as ended:
+        app_module.main()
+    assert ended.value.code == 2
+    err = capsys.readouterr()
+    lines = [line for line in (err.out + err.err).splitlines() if line.strip()]
+    assert len(lines) == 1 and "no_such_pack_[x]" in lines[0], lines

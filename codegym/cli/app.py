@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
 import typer
 
 from codegym import __version__
@@ -15,6 +22,7 @@ from codegym.cli import (
     tasks_cmd,
     train_cmd,
 )
+from codegym.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, CodegymError
 
 app = typer.Typer(
     name="codegym",
@@ -51,7 +59,45 @@ app.add_typer(leaderboard_cmd.app, name="leaderboard")
 
 
 def main() -> None:
-    app()
+    """The console script: a codegym error is one line (exit 2, printed by the command); anything
+    else is a bug, reported with the file that holds its traceback (exit 4)."""
+    debug = "--debug" in sys.argv[1:]
+    if debug:
+        sys.argv.remove("--debug")
+    try:
+        app()  # usage errors, --help and typer.Exit end here with their own exit codes
+    except CodegymError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(EXIT_USER_ERROR)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as exc:
+        if debug:
+            traceback.print_exc()
+        else:
+            report = crash_report(exc)
+            print(
+                f"internal error (a bug in codegym): {type(exc).__name__}: {str(exc)[:300]}\n"
+                f"  the traceback is in {report}; please include it in a bug report (or rerun with --debug)",
+                file=sys.stderr,
+            )
+        sys.exit(EXIT_INTERNAL_ERROR)
+
+
+def crash_report(exc: BaseException) -> Path:
+    """Write the traceback to a file under the cache folder (the temp folder if that fails)."""
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for folder in (Path.home() / ".cache" / "codegym" / "crashes", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"codegym-crash-{stamp}-{os.getpid()}.txt"
+            path.write_text(f"codegym {__version__}\n{' '.join(sys.argv)}\n\n{text}", encoding="utf-8")
+            return path
+        except OSError:
+            continue
+    return Path("(could not be written)")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from codegym.sandbox.backend import SandboxBackend, SandboxUnavailable, create_backend
-from codegym.tasks.errors import TaskPackError, UnknownNameError
+from codegym.errors import CodegymError
+from codegym.sandbox.backend import SandboxBackend, create_backend
 from codegym.tasks.registry import TaskRegistry
 
 console = Console()
@@ -28,23 +28,17 @@ WorkersOption = typer.Option(
 )
 
 
-class CliError(Exception):
+class CliError(CodegymError):
     """A user-facing error: printed without a traceback, exit code 2."""
 
 
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn known input/setup errors into one clear line on stderr and exit code 2."""
+    """Turn codegym's errors (bad input or setup) into one clear line on stderr and exit code 2.
+    Anything else is a bug and reaches `codegym.cli.app.main`, which reports it (exit 4)."""
     try:
         yield
-    except (
-        TaskPackError,
-        UnknownNameError,
-        SandboxUnavailable,
-        CliError,
-        FileNotFoundError,
-        ValueError,
-    ) as exc:
+    except (CodegymError, FileNotFoundError) as exc:
         # one line, and the message as written (a `[` in a YAML error is not rich markup)
         error_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from exc

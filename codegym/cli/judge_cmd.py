@@ -24,7 +24,7 @@ from codegym.cli.common import (
     user_errors,
     yardstick_store,
 )
-from codegym.eval.judge import JudgeError, JudgeSummary, count_rows, judge_samples_file
+from codegym.eval.judge import JudgeSummary, count_rows, judge_samples_file
 
 
 def judge(
@@ -59,8 +59,6 @@ def judge(
                     else None
                 )
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
-        except JudgeError as exc:
-            raise ValueError(str(exc)) from exc
         except KeyboardInterrupt:
             error_console.print(
                 f"interrupted: the rows judged so far are in {out}; run the same command again to resume",

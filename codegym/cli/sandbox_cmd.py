@@ -5,7 +5,15 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from codegym.cli.common import BackendOption, WorkersOption, backend, console, print_json, user_errors
+from codegym.cli.common import (
+    BackendOption,
+    CliError,
+    WorkersOption,
+    backend,
+    console,
+    print_json,
+    user_errors,
+)
 
 app = typer.Typer(help="Inspect and manage sandbox backends.", no_args_is_help=True)
 
@@ -60,7 +68,7 @@ def build(
 
     with user_errors():
         if base not in ("auto", "registry", "debootstrap"):
-            raise ValueError(f"--base must be auto, registry or debootstrap, got {base!r}")
+            raise CliError(f"--base must be auto, registry or debootstrap, got {base!r}")
         engine = Engine(docker_host)
         try:
             outcome = build_image(

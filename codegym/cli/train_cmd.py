@@ -21,7 +21,7 @@ def train(
     max_steps: int = typer.Option(None, "--max-steps", help="Training steps (overrides trl.max_steps)."),
 ) -> None:
     """Train a policy with TRL (GRPO, RLOO or PPO) on the execution reward."""
-    from codegym.train.config import ConfigError, load_train_config
+    from codegym.train.config import load_train_config
     from codegym.train.run import run_training
 
     extra = list(overrides or [])
@@ -30,10 +30,7 @@ def train(
     if max_steps is not None:
         extra.append(f"trl.max_steps={max_steps}")
     with user_errors():
-        try:
-            settings = load_train_config(config, extra)
-        except ConfigError as exc:
-            raise ValueError(str(exc)) from exc
+        settings = load_train_config(config, extra)  # a ConfigError is one line (user_errors)
         console.print(f"[bold]codegym train[/] {settings.algorithm} → {settings.output_dir}", highlight=False)
         result = run_training(
             settings, resume=resume, log=lambda message: console.print(message, highlight=False)

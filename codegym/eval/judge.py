@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codegym.errors import CodegymError
 from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
@@ -31,7 +32,7 @@ from codegym.tasks.model import Task, TaskPack
 INVALID_INPUT = "invalid_input"
 
 
-class JudgeError(RuntimeError):
+class JudgeError(CodegymError, RuntimeError):
     """The run cannot proceed (e.g. --out holds another run's rows); nothing was overwritten."""
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym import __version__
+from codegym.errors import BadValue
 from codegym.eval.results_db import ResultsDB, RunRecord
 from codegym.reward.config import COMPONENTS
 
@@ -261,7 +262,7 @@ def export_html(
 ) -> Path:
     """Write out_dir/index.html for the runs in `db` (of `pack`, when given); returns its path."""
     if samples_per_task < 0:
-        raise ValueError("--samples-per-task must be >= 0")
+        raise BadValue("--samples-per-task must be >= 0")
     records = db.runs(pack)
     data = page_data(db, records, samples_per_task)
     out_dir.mkdir(parents=True, exist_ok=True)

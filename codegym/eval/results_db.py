@@ -22,6 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from codegym.errors import CodegymError
+
 SCHEMA_VERSION = 2
 
 # -- migrations ---------------------------------------------------------------------------------
@@ -190,7 +192,7 @@ SAMPLES = sa.Table(
 )
 
 
-class ResultsDBError(ValueError):
+class ResultsDBError(CodegymError, ValueError):
     """The database cannot be used (unreachable, newer schema, unknown run)."""
 
 

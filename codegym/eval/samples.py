@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codegym.errors import CodegymError
 from codegym.tasks.errors import UnknownNameError
 from codegym.tasks.model import Task, TaskPack
 
 MAX_REPORTED = 10
 
 
-class EvalError(ValueError):
+class EvalError(CodegymError, ValueError):
     """The evaluation cannot proceed (bad input, or an --out that belongs to another run)."""
 
 

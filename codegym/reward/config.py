@@ -11,6 +11,7 @@ from typing import Any, Literal
 import yaml
 
 from codegym._yaml import load_yaml
+from codegym.errors import CodegymError
 
 COMPONENTS = ("tests", "coverage", "style", "complexity", "efficiency")
 QUALITY_COMPONENTS = ("coverage", "style", "complexity", "efficiency")
@@ -31,7 +32,7 @@ Correctness = Literal["binary", "fraction"]
 CompletionFormat = Literal["auto", "append", "solution"]
 
 
-class RewardConfigError(ValueError):
+class RewardConfigError(CodegymError, ValueError):
     """A reward configuration value is invalid; the message names the file and field."""
 
 

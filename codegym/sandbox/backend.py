@@ -8,12 +8,13 @@ import importlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from codegym.errors import CodegymError
 from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult
 from codegym.tasks.errors import UnknownNameError
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(CodegymError, RuntimeError):
     """The backend cannot run on this machine; the message says what is missing and how to fix it."""
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
+from codegym.errors import CodegymError, did_you_mean
 
-class TaskPackError(ValueError):
+
+class TaskPackError(CodegymError, ValueError):
     """A malformed task pack. The message names pack, task, file and field where they are known."""
 
     def __init__(
@@ -28,14 +29,13 @@ class TaskPackError(ValueError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
-class UnknownNameError(KeyError):
+class UnknownNameError(CodegymError, KeyError):
     """An unknown pack/task/backend name; the message lists the valid names."""
 
     def __init__(self, kind: str, name: str, valid: Iterable[str], *, where: str = "") -> None:
         valid_names = sorted(valid)
         self.kind, self.name, self.valid = kind, name, valid_names
-        close = difflib.get_close_matches(name, valid_names, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(name, valid_names)
         shown = ", ".join(valid_names[:40]) + (" ..." if len(valid_names) > 40 else "")
         location = f" in {where}" if where else ""
         self.message = f"unknown {kind} {name!r}{location}.{hint} Valid {kind} names: {shown or '(none)'}"

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 import yaml
 
 from codegym._yaml import load_yaml
+from codegym.errors import CodegymError
 from codegym.reward.config import RewardConfig, RewardConfigError
 from codegym.rollout.prompts import PromptConfig
 from codegym.train.tiny import TinyModelSpec
@@ -35,7 +36,7 @@ Algorithm = Literal["grpo", "rloo", "ppo"]
 ALGORITHMS = ("grpo", "rloo", "ppo")
 
 
-class ConfigError(ValueError):
+class ConfigError(CodegymError, ValueError):
     """A configuration value is invalid; the message names the file and the field."""
 
 

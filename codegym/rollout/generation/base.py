@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from codegym.errors import CodegymError
 from codegym.rollout.prompts import Prompt, Style
 
 # EvalPlus-style stops for completion prompts: the function is done once the model starts a script.
@@ -23,7 +24,7 @@ class GenerationError(RuntimeError):
     """Generation failed: for a single sample after retries, or (from `generate`) for any sample."""
 
 
-class GenerationSetupError(GenerationError, ValueError):
+class GenerationSetupError(CodegymError, GenerationError, ValueError):
     """The generator cannot work at all (missing package, bad model path, rejected API key)."""
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from codegym.errors import BadValue
 from codegym.tasks.errors import TaskPackError
 from codegym.tasks.formats import get_format, load_format_pack
 from codegym.tasks.formats.base import RowContext, SkipRow
@@ -49,7 +50,7 @@ class RowFilter:
     def parse(cls, text: str) -> RowFilter:
         match = _FILTER.match(text)
         if not match:
-            raise ValueError(f"--filter {text!r}: write FIELD OP VALUE, OP one of = != >= <= > < ~")
+            raise BadValue(f"--filter {text!r}: write FIELD OP VALUE, OP one of = != >= <= > < ~")
         return cls(*match.groups())
 
     def matches(self, row: Mapping[str, Any]) -> bool:
@@ -103,7 +104,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     """`KEY=VALUE` -> (key, value read as YAML: numbers, booleans, dates and lists keep their type)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip().isidentifier():
-        raise ValueError(f"--option {text!r}: write KEY=VALUE")
+        raise BadValue(f"--option {text!r}: write KEY=VALUE")
     try:
         return key.strip(), yaml.safe_load(value)
     except yaml.YAMLError:

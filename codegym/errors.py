@@ -1,0 +1,35 @@
+"""The errors codegym raises on purpose, and the one "did you mean" helper.
+
+`CodegymError` is the base of every error that names a mistake in the user's input or setup (a pack,
+a config field, a flag, a file): the CLI prints it as one line and exits 2. Any other exception is a
+bug in codegym: the CLI prints a short message and the path of a file holding the traceback, and
+exits 4 (`--debug` prints the traceback instead).
+
+Exit codes of every command: 0 done; 1 done, but nothing valid to judge or some rows failed to be
+processed; 2 user error; 3 training stopped by a safety stop; 4 internal error (a bug).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+EXIT_DONE = 0
+EXIT_PARTIAL = 1
+EXIT_USER_ERROR = 2
+EXIT_SAFETY_STOP = 3
+EXIT_INTERNAL_ERROR = 4
+
+
+class CodegymError(Exception):
+    """A mistake in codegym's input or setup, with a message that says what and where."""
+
+
+class BadValue(CodegymError, ValueError):
+    """A value given by the user (a flag, an option) that cannot be used."""
+
+
+def did_you_mean(name: str, valid: Iterable[str], *, count: int = 3) -> str:
+    """' Did you mean 'x', 'y'?' for the valid names closest to `name` ('' when none is close)."""
+    close = difflib.get_close_matches(name, list(valid), n=count)
+    return f" Did you mean {', '.join(map(repr, close))}?" if close else ""
