@@ -205,3 +205,29 @@ def test_recording_a_references_return_values(backend: LocalBackend) -> None:
     values = [decode_value(json.loads(json.dumps(v))) for v in result.case_returns]
     assert values == [{"sq": [4], "half": 1.0, "set": {2}}, {"sq": [9], "half": 1.5, "set": {3}}]
     assert all(t.outcome is TestOutcome.PASSED and t.duration_s > 0 for t in result.tests)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # module state is fresh for every case
+        "count = 0\ncount += 1\na, b = map(int, input().split())\nprint(a + b if count == 1 else -1)\n",
+        # so are builtins and the environment
+        "import builtins, os\nstale = hasattr(builtins, 'seen') or 'SEEN' in os.environ\n"
+        "builtins.seen = os.environ['SEEN'] = '1'\na, b = map(int, input().split())\n"
+        "print(-1 if stale else a + b)\n",
+        # a case that ends its process: the next case gets a fresh one
+        "import os, sys\na, b = map(int, input().split())\nprint(a + b)\nsys.stdout.flush()\nos._exit(0)\n",
+        # a case that leaves a daemon thread running: likewise
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+        "a, b = map(int, input().split())\nprint(a + b)\n",
+        # exit() and quit() exist as under `python3 solution.py`, and atexit functions run per case
+        "import atexit\na, b = map(int, input().split())\natexit.register(print, a + b)\nexit()\n",
+    ],
+    ids=["module_state", "builtins_and_environ", "os_exit", "daemon_thread", "exit_and_atexit"],
+)
+def test_every_case_runs_the_program_afresh(backend: LocalBackend, code: str) -> None:
+    result = run(backend, code, CaseSuite("stdio", ADD_CASES))
+    assert outcomes(result) == ["passed"] * 3, [
+        (t.outcome.value, t.message, t.actual_head) for t in result.tests
+    ]

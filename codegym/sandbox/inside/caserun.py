@@ -1,9 +1,11 @@
 """Input/output cases, run by the trusted harness (see codegym/tasks/cases.py for the task side).
 
-stdio: one fresh program process per case, the program's file run as `__main__` with the case's
-input on its stdin; the harness writes the input, reads stdout (bounded) and stderr (kept short)
-until the process closes them, then asks the worker to end the pass, which reports how the process
-ended (exit code, signal, CPU, peak memory). The expected output never leaves this process.
+stdio: a case process (mainrun.py) runs the program's file afresh as `__main__` for each case, on
+three fresh pipes the harness hands it; the harness writes the input, reads stdout (bounded) and
+stderr (kept short) until the pipes close, and takes the exit code from the case process — or, when
+the case ended that process, from the zygote's account of how it ended (exit code, signal, peak
+memory) — then starts a fresh process for the next case. The expected output never leaves the
+harness.
 
 call: one program process serves the calls (as for test modules); each case calls the named function
 (or a fresh `Class()`'s method) with a copy of the case's arguments under the case's time limit. A
@@ -30,7 +32,7 @@ import remote
 HEAD_CHARS = 200
 STDERR_KEEP = 4000
 MIN_OUTPUT_CAP = 1 << 20
-REPLY = struct.Struct("<iqdd")  # the case server's answer (see mainrun.serve_cases)
+REPLY = struct.Struct("<ii")  # the case process's answer (see mainrun.serve_cases)
 
 
 class CheckerFault(Exception):
@@ -119,21 +121,29 @@ class CaseRunner:
             self._stop_server()
             return self._report(index, "timeout", started, "exceeded the case's time limit", **report)
         ending = self._server_reply(deadline) if ended == "done" else None
-        if ending is None:  # ran over after closing its output, or the server is gone
+        peak_mb = None
+        if ending is None:  # ran over after closing its output, or the process ended: the zygote knows how
             timed_out = time.monotonic() >= deadline
-            self._stop_server()
+            stats = self._stop_server()
             if timed_out:
                 return self._report(index, "timeout", started, "exceeded the case's time limit", **report)
-            return self._report(index, "error", started, "the program process ended unexpectedly", **report)
-        status, peak_kb = ending
+            exit_code, sig = stats.get("exit_code"), stats.get("signal")
+            peak_mb = float(stats.get("peak_memory_mb") or 0.0)
+            if exit_code is None and sig is None:
+                return self._report(
+                    index, "error", started, "the program process ended unexpectedly", **report
+                )
+        else:
+            (exit_code, fit), sig = ending, None
+            if not fit:  # it exits after this case; the next one gets a fresh process
+                self._stop_server()
         error_text = err.decode("utf-8", "replace")
-        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         if sig is not None or exit_code != 0:
             if sig == signal.SIGXCPU:
                 return self._report(index, "timeout", started, "exceeded the CPU time limit", **report)
             memory_mb = float(self.harness.request["limits"]["memory_mb"])
-            if peak_kb / 1024.0 >= 0.9 * memory_mb or error_text.rstrip().endswith("MemoryError"):
+            near_limit = peak_mb is not None and peak_mb >= 0.9 * memory_mb
+            if near_limit or error_text.rstrip().endswith("MemoryError"):
                 return self._report(index, "memory", started, "ran out of memory", **report)
             how = f"killed by signal {sig}" if sig is not None else f"exit code {exit_code}"
             tail = error_text.strip()[-STDERR_KEEP:]
@@ -144,7 +154,8 @@ class CaseRunner:
         return self._report(index, "failed", started, "wrong answer", **report)
 
     def _send_case(self, fds):
-        """Hand a case's pipes to the case server (started on first use, or again after one ran over)."""
+        """Hand a case's pipes to the case process (started on first use, and again after a case that
+        ended it or made it unfit)."""
         for attempt in range(2):
             if self.server is None:
                 fd = self.harness.spawn_case_server(fresh=not self.servers_started)
@@ -160,7 +171,7 @@ class CaseRunner:
         return False
 
     def _server_reply(self, deadline):
-        """How the case's process ended, from the case server (None if it does not say in time)."""
+        """(exit code, fit for another case) from the case process; None if it does not say in time."""
         buffer = b""
         self.server.settimeout(max(0.001, deadline - time.monotonic()))
         try:
@@ -171,15 +182,18 @@ class CaseRunner:
                 buffer += chunk
         except OSError:
             return None
-        status, peak_kb, _user, _system = REPLY.unpack(buffer)
-        return status, max(0, peak_kb)
+        code, fit = REPLY.unpack(buffer)
+        return code, bool(fit)
 
     def _stop_server(self):
-        """End the server's pass (the zygote kills every program process); the next case starts one."""
+        """End the case process's pass (the zygote kills every program process) and return how the
+        pass ended; the next case starts a fresh process."""
+        stats = {}
         if self.server is not None:
             self.server.close()
             self.server = None
-            self.harness.end_pass()
+            stats = self.harness.end_pass()
+        return stats
 
     def close(self):
         if self.server is not None:

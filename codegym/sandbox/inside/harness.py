@@ -160,7 +160,7 @@ class Harness:
     def spawn_case_server(self, fresh=True):
         """A fresh program process that runs the program's file as `__main__` once per case it is
         sent (mainrun.serve_cases); returns our end of its socket. `fresh` false keeps the scratch
-        files of the previous pass (the same program, restarted after a case ran over)."""
+        files of the previous pass (the same program, restarted after a case ended its process)."""
         self.pass_number += 1
         reply, fds = self._ask("spawn", kind="cases", main=True, fresh=fresh)
         if reply.get("pid") is None or len(fds) != 1:

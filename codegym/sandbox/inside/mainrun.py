@@ -1,13 +1,24 @@
-"""Run the program's file as `__main__` in a program process (stdin/stdout tasks).
+"""The case process of stdin/stdout tasks: runs the program's file as `__main__` once per case.
 
-Called in the forked program process after it isolated itself and dropped its privileges; stdin,
-stdout and stderr are the harness's pipes. Behaves as `python3 solution.py` does: fresh standard
-streams (UTF-8, stdout block-buffered), `sys.exit` codes, a traceback and exit code 1 on an uncaught
-exception, non-daemon threads joined before the end (the `threading.Thread(target=main)` idiom of
-deep recursions), streams flushed. Never returns.
+Started by the zygote as a program process (its own uid, rlimits, seccomp, no privileges). The harness
+sends it, per case, three fresh pipes (stdin, stdout, stderr); it puts them on descriptors 0, 1 and 2
+and runs the program's file afresh in a new `__main__` module, as `python3 solution.py` would: fresh
+standard streams (UTF-8, stdout block-buffered), `exit()`/`sys.exit` codes, a traceback and exit code
+1 on an uncaught exception, non-daemon threads joined and `atexit` functions run before the end,
+streams flushed. Then it releases the pipes (the harness sees end of file), answers with the exit code,
+and waits for the next case.
+
+Cases of one run share this process, as APPS's and LiveCodeBench's harnesses share one for all of a
+program's inputs: the module namespace, builtins, working directory, environment, argv, signal
+alarms and standard streams are fresh for every case, while what the interpreter keeps (imported
+modules, the recursion limit) carries over. A case that ends the process (`os._exit`, a crash, a
+kill), leaves a thread or a child process running, or runs out of memory is the last one it runs: the
+harness starts a fresh process for the next. Nothing here decides a verdict: the harness compares what
+it read from the pipes, and an exit code can only turn a correct answer into a runtime error.
 """
 
-import gc
+import atexit
+import builtins
 import os
 import signal
 import socket
@@ -16,6 +27,21 @@ import sys
 import threading
 import traceback
 import types
+
+REPLY = struct.Struct("<ii")  # exit code, whether the next case may run in this process (1) or not (0)
+
+
+class _Exit:
+    """`exit()` and `quit()` as the site module defines them (the sandbox's Python runs without site)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
+
+    def __call__(self, code=None):
+        raise SystemExit(code)
 
 
 def _exit_code(exc):
@@ -31,56 +57,85 @@ def _exit_code(exc):
     return 1
 
 
-def run_as_main(path):
+def _standard_streams():
     sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="surrogateescape", closefd=False)  # noqa: SIM115
     sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
         2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False
     )
+
+
+def run_once(path, code_object):
+    """Run the compiled program as `__main__` on the current descriptors 0-2; its exit code, and
+    whether this process is still fit to run another case."""
+    _standard_streams()
     module = types.ModuleType("__main__")
     module.__file__ = path
-    module.__builtins__ = __builtins__
+    module.__builtins__ = builtins
     sys.modules["__main__"] = module
-    code = 0
+    code, fit = 0, True
     try:
-        with open(path, "rb") as handle:
-            source = handle.read()
-        exec(compile(source, path, "exec"), module.__dict__)
+        if isinstance(code_object, BaseException):
+            raise code_object
+        exec(code_object, module.__dict__)
     except SystemExit as exc:
         code = _exit_code(exc)
     except BaseException as exc:
         code = 1
+        fit = not isinstance(exc, (MemoryError, RecursionError, KeyboardInterrupt))
         try:  # the program's frames only (not this runner's)
-            traceback.print_exception(type(exc), exc, exc.__traceback__.tb_next)
+            tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+            traceback.print_exception(type(exc), exc, tb)
         except BaseException:
             pass
+    main = threading.main_thread()
+    for thread in threading.enumerate():  # the interpreter waits for these at exit
+        if thread is not main and not thread.daemon:
+            try:
+                thread.join()
+            except BaseException:
+                fit = False
     try:
-        threading._shutdown()  # what the interpreter does at exit: wait for non-daemon threads
+        atexit._run_exitfuncs()
+        atexit._clear()
     except BaseException:
-        pass
+        fit = False
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except BaseException:
             code = code or 1  # e.g. stdout closed by the program, or a write that cannot complete
-    os._exit(code)
+    if threading.active_count() > 1 or _has_children():
+        fit = False  # something of this case still runs: it must not reach the next case's pipes
+    return code, fit
 
 
-REPLY = struct.Struct("<iqdd")  # wait status, peak RSS (KiB), user and system CPU seconds
+def _has_children():
+    try:
+        while True:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                return True
+    except ChildProcessError:
+        return False
 
 
-def serve_cases(sock_fd, path, own_uid):
-    """The case server: for each message from the harness (the case's stdin, stdout and stderr
-    pipes), fork a child that runs the program as `__main__` on them, wait for it, end whatever it
-    left running, and answer with how it ended. The server itself never runs program code; each
-    case starts from it, so no case sees another's memory. Never returns.
-
-    `own_uid`: the program runs under a uid of its own, so kill(-1) reaches only what the case left
-    running. Without one (or as root) it would reach the harness and the worker, so leftovers then
-    wait for the end of the pass, when the zygote kills them."""
-    sweep = own_uid and os.getuid() != 0
-    gc.freeze()  # what the server holds stays out of each case's collections: fewer copied pages
+def serve_cases(sock_fd, path):
+    """Run cases until the harness closes the socket (or a case makes this process unfit). Never
+    returns."""
     server = socket.socket(fileno=sock_fd)
+    for name in ("exit", "quit"):
+        if not hasattr(builtins, name):
+            setattr(builtins, name, _Exit(name))
+    try:
+        with open(path, "rb") as handle:
+            code_object = compile(handle.read(), path, "exec")
+    except BaseException as exc:  # reported by every case, as python3 would report it
+        code_object = exc
+    pristine_builtins = dict(builtins.__dict__)
+    pristine_environ = dict(os.environ)
+    cwd, argv, path_list = os.getcwd(), list(sys.argv), list(sys.path)
+    devnull = os.open(os.devnull, os.O_RDWR)
     while True:
         try:
             message, fds, _flags, _address = socket.recv_fds(server, 16, 3)
@@ -88,23 +143,26 @@ def serve_cases(sock_fd, path, own_uid):
             os._exit(0)
         if not message or len(fds) != 3:
             os._exit(0)
-        pid = os.fork()
-        if pid == 0:
-            server.close()
-            for target, fd in enumerate(fds):
-                os.dup2(fd, target)
-            for fd in fds:
-                os.close(fd)
-            run_as_main(path)
-        for fd in fds:
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
             os.close(fd)
-        _pid, status, usage = os.wait4(pid, 0)
-        if sweep:
-            try:
-                os.kill(-1, signal.SIGKILL)  # what the case left running (kill(-1) spares the caller)
-            except OSError:
-                pass
+        code, fit = run_once(path, code_object)
+        for target in (0, 1, 2):  # release the case's pipes: the harness reads end of file
+            os.dup2(devnull, target)
+        builtins.__dict__.clear()
+        builtins.__dict__.update(pristine_builtins)
+        os.environ.clear()
+        os.environ.update(pristine_environ)
+        sys.argv[:], sys.path[:] = argv, path_list
         try:
-            server.sendall(REPLY.pack(status, usage.ru_maxrss, usage.ru_utime, usage.ru_stime))
+            os.chdir(cwd)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        except (OSError, ValueError):
+            fit = False
+        try:
+            server.sendall(REPLY.pack(code, 1 if fit else 0))
         except OSError:
             os._exit(0)
+        if not fit:
+            os._exit(code)

@@ -331,8 +331,7 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
     os.close(5)
     os.close(6)
     if main:
-        own_uid = zygote.program_uid is not None
-        mainrun.serve_cases(3, os.path.join(scratch, message["solution_path"]), own_uid)
+        mainrun.serve_cases(3, os.path.join(scratch, message["solution_path"]))
     import program
     import wire
 
