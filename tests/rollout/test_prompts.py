@@ -1,0 +1,79 @@
+"""Prompts and retry feedback for every kind of task: test files, stdin/stdout and call cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegym.reward.config import RewardConfig
+from codegym.reward.scoring import RewardJudge
+from codegym.rollout.feedback import feedback_message
+from codegym.rollout.prompts import PromptBuilder, PromptConfig
+from codegym.sandbox.local import LocalBackend
+from codegym.tasks import TaskRegistry
+from codegym.tasks.cases import Case, CaseSuite
+from codegym.tasks.formats.base import RowContext, case_task
+
+SECRET = "expected-7f3a"
+
+
+def stdio_task():
+    hidden = CaseSuite("stdio", (Case("1 2\n", "3\n"), Case("40 2\n", SECRET + "\n")))
+    visible = CaseSuite("stdio", (Case("1 2\n", "3\n"),))
+    return case_task(
+        context=RowContext(pack="t", file="x"),
+        task_id="add",
+        statement="Print the sum of two integers.",
+        cases=hidden,
+        visible=visible,
+        reference="a, b = map(int, input().split())\nprint(a + b)\n",
+    )
+
+
+def call_task():
+    cases = CaseSuite("call", (Case((2, 3), 5),), function="Solution.add")
+    return case_task(
+        context=RowContext(pack="t", file="x"),
+        task_id="add_call",
+        statement="Add two numbers.",
+        cases=cases,
+        visible=cases,
+        starter_code="class Solution:\n    def add(self, a: int, b: int) -> int:\n",
+    )
+
+
+@pytest.mark.parametrize("style", ["chat", "completion"])
+def test_a_stdio_prompt_states_the_contract_and_shows_only_the_public_examples(style: str) -> None:
+    prompt = PromptBuilder(PromptConfig(style=style)).build(stdio_task())
+    text = prompt.text if style == "completion" else prompt.messages[-1]["content"]
+    assert "standard input" in text and "standard output" in text
+    assert "Input:" in text and "1 2" in text and "Output:" in text
+    assert SECRET not in text  # a hidden case's answer never reaches a prompt
+
+
+def test_a_call_prompt_shows_the_starter_and_the_call_examples() -> None:
+    text = PromptBuilder(PromptConfig(style="chat")).build(call_task()).messages[-1]["content"]
+    assert "class Solution" in text and "method `add` of class `Solution`" in text
+    assert "`Solution.add(2, 3)` returns `5`" in text
+
+
+def test_without_visible_tests_no_examples_are_shown() -> None:
+    text = PromptBuilder(PromptConfig(style="chat", include_visible_tests=False)).build(stdio_task())
+    assert "Input:" not in text.messages[-1]["content"]
+
+
+def test_an_mbpp_prompt_shows_its_tests_once() -> None:
+    task = next(iter(TaskRegistry().load("mbpp_mini").tasks.values()))
+    text = PromptBuilder(PromptConfig(style="chat")).build(task).messages[-1]["content"]
+    first_assert = next(iter(task.visible_tests.files.values())).split("assert ", 1)[1].split("\n")[0]
+    assert text.count(first_assert) == 1
+
+
+def test_retry_feedback_on_a_case_task_never_shows_a_hidden_answer() -> None:
+    task = stdio_task()
+    wrong = "a, b = map(int, input().split())\nprint(a * b)\n"
+    with LocalBackend(workers=1) as backend:
+        scored = RewardJudge(backend, RewardConfig()).score_many([(task, wrong, None)])[0]
+    assert scored.result is not None and not scored.breakdown.passed
+    message = feedback_message(scored.breakdown, scored.result, style="chat")
+    assert message and "case_0" in message and "wrong answer" in message
+    assert SECRET not in message
