@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from codegym.sandbox.types import ExecResult
+from codegym.sandbox.types import ExecResult, Flag
 
 PROGRAM_TYPE_PREFIX = "program:"  # how the sandbox labels a return value that stayed in the program
 
@@ -60,19 +60,17 @@ def dotted_name(node: ast.AST) -> str:
 
 
 def early_exit(data: DetectorInput) -> str | None:
-    flags = set(data.hidden.flags)
-    if "early_exit" in flags:
+    if data.hidden.has_flag(Flag.EARLY_EXIT):
         return f"the program process exited while the tests ran ({data.hidden.message or 'no message'})"
-    if "exit_in_test" in flags:
+    if data.hidden.has_flag(Flag.EXIT_IN_TEST):
         return "a call into the program raised SystemExit, KeyboardInterrupt or GeneratorExit"
     return None
 
 
 def sandbox_attack(data: DetectorInput) -> str | None:
-    flags = set(data.hidden.flags)
-    if "protocol_violation" in flags:
+    if data.hidden.has_flag(Flag.PROTOCOL_VIOLATION):
         return f"the program wrote into its call channel outside the protocol ({data.hidden.message[:200]})"
-    if "killed_worker" in flags:
+    if data.hidden.has_flag(Flag.KILLED_WORKER):
         return "the program brought the sandbox down twice in a row"
     return None
 

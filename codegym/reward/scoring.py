@@ -275,8 +275,7 @@ class RewardJudge:
                 status=result.status.value,
                 details={"message": result.message, "attempts": result.attempts},
             )
-        hidden = [t for t in result.tests if not t.test_id.startswith(VISIBLE_PREFIX)]
-        visible = [t for t in result.tests if t.test_id.startswith(VISIBLE_PREFIX)]
+        hidden, visible = result.hidden_tests, result.visible_tests
         hidden_passed = sum(t.outcome is TestOutcome.PASSED for t in hidden)
         tests_total = len(hidden)
         hidden_rate = hidden_passed / tests_total if tests_total else 0.0

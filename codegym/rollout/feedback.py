@@ -82,11 +82,9 @@ def _details(breakdown: RewardBreakdown, result: ExecResult) -> list[str]:
     lines = []
     if result.message:
         lines.append(f"Error: {cut_middle(without_interpreter_frames(result.message.strip()), 600)}")
-    failing = [
-        t
-        for t in result.tests
-        if t.outcome is not TestOutcome.PASSED and not t.test_id.startswith("visible__")
-    ][:MAX_TESTS]
+    failing = [t for t in result.tests if t.outcome is not TestOutcome.PASSED and t.suite == "hidden"][
+        :MAX_TESTS
+    ]
     for test in failing:
         name = test.test_id.split("::")[-1]
         detail = f": {cut_middle(test.message.strip(), 200)}" if test.message.strip() else ""

@@ -38,7 +38,7 @@ from codegym.sandbox.transport import (
     WorkerStartError,
     WorkerUnresponsive,
 )
-from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Flag
 
 __all__ = [
     "HOST_GRACE_S",
@@ -263,7 +263,7 @@ class WorkerPool:
                         return ExecResult(
                             status=ExecStatus.ERROR,
                             message=f"the program brought down the sandbox twice: {exc}",
-                            flags=("killed_worker",),
+                            flags=(Flag.KILLED_WORKER.value,),
                             backend=self.backend_name,
                             image=self.image,
                             attempts=attempts,

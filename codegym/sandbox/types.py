@@ -10,7 +10,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from codegym.tasks.cases import CaseSuite
 from codegym.tasks.model import Limits, TestRunnerChoice
@@ -45,6 +45,21 @@ class ExecStatus(str, enum.Enum):
     @property
     def is_infrastructure_failure(self) -> bool:
         return self is ExecStatus.SANDBOX_ERROR
+
+
+class Flag(str, enum.Enum):
+    """What the harness, the worker or the pool observed besides the outcomes — the evidence the
+    reward's hacking detectors read (`codegym.reward.detectors`). The inside of the sandbox emits the
+    same names as plain strings (it runs without codegym)."""
+
+    EARLY_EXIT = "early_exit"  # the program process ended while the tests still ran
+    EXIT_IN_TEST = "exit_in_test"  # a call into the program raised SystemExit/KeyboardInterrupt/...
+    PROTOCOL_VIOLATION = "protocol_violation"  # the program wrote into its call channel off protocol
+    KILLED_WORKER = "killed_worker"  # the program brought the sandbox down twice in a row
+    TIMING_INCOMPLETE = "timing_incomplete"  # the tests finished, a timing/coverage pass ran over
+
+
+Suite = Literal["hidden", "visible"]
 
 
 class TestOutcome(str, enum.Enum):
@@ -144,6 +159,7 @@ class TestResult:
     duration_s: float = 0.0
     message: str = ""
     traceback: str = ""
+    suite: Suite = "hidden"  # visible: one of the request's gated (visible) test files
     # cases: the start of the case's input, expected answer and the program's answer
     input_head: str = ""
     expected_head: str = ""
@@ -175,6 +191,17 @@ class ExecResult:
     return_types: tuple[str, ...] = ()
     attempts: int = 1
     case_returns: tuple[Any, ...] = ()  # record_returns: each case's value (tagged JSON; None if it raised)
+
+    def has_flag(self, flag: Flag) -> bool:
+        return flag.value in self.flags
+
+    @property
+    def hidden_tests(self) -> tuple[TestResult, ...]:
+        return tuple(t for t in self.tests if t.suite == "hidden")
+
+    @property
+    def visible_tests(self) -> tuple[TestResult, ...]:
+        return tuple(t for t in self.tests if t.suite == "visible")
 
     @property
     def tests_passed(self) -> int:
@@ -222,6 +249,7 @@ class ExecResult:
                 duration_s=float(t.get("duration_s", 0.0)),
                 message=t.get("message", ""),
                 traceback=t.get("traceback", ""),
+                suite="visible" if t.get("suite") == "visible" else "hidden",
                 input_head=t.get("input_head", ""),
                 expected_head=t.get("expected_head", ""),
                 actual_head=t.get("actual_head", ""),
