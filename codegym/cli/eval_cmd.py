@@ -162,7 +162,13 @@ def eval_command(
                 from codegym.eval.results_db import ResultsDB
 
                 ResultsDB(database_url).close()
+            trained = None
             if samples is None:
+                from codegym.eval.model_info import recorded_prompt
+
+                # read (and checked) before the model loads: how a codegym-trained model was prompted
+                if prompt_style == "auto" and engine != "openai":
+                    trained = recorded_prompt(model)
                 if temperature is None:
                     temperature = 0.0 if n_samples == 1 else 0.8
                 if temperature == 0 and n_samples > 1:
@@ -196,7 +202,7 @@ def eval_command(
                         max_new_tokens,
                         seed,
                         stop,
-                        prompt_style,
+                        trained or prompt_style,  # as trained, when the model folder records it
                         limit,
                     )
                     if generator is not None
@@ -277,14 +283,13 @@ def _generator(
 def _plan(
     generator, model, engine, n_samples, temperature, top_p, max_new_tokens, seed, stop, prompt_style, limit
 ):
-    from codegym.eval.model_info import MODEL_INFO_FILE, recorded_prompt
+    from codegym.eval.model_info import MODEL_INFO_FILE
     from codegym.eval.runs import GenerationPlan
     from codegym.rollout.generation import COMPLETION_STOPS, SamplingParams
     from codegym.rollout.prompts import PromptConfig
 
-    trained = recorded_prompt(model) if prompt_style == "auto" and engine != "openai" else None
-    if trained is not None:  # prompt a codegym-trained model the way it was trained
-        prompt = trained
+    if isinstance(prompt_style, PromptConfig):  # a codegym-trained model, prompted as it was trained
+        prompt = prompt_style
         error_console.print(
             f"prompts: {prompt.style}, visible tests {'on' if prompt.include_visible_tests else 'off'} "
             f"(as trained, from {Path(model) / MODEL_INFO_FILE})",
