@@ -76,19 +76,28 @@ def reward_config(path: Path | None):
 
 
 def result_cache(spec: str):
-    from codegym.reward.cache import open_cache
+    """The --cache store (None for off); a bad spec or an unreachable server is one line."""
+    from codegym.reward.cache import CacheError, open_cache
 
     if spec == "off":
         return None
-    return open_cache(None if spec == "default" else spec)
+    try:
+        return open_cache(None if spec == "default" else spec)
+    except CacheError as exc:
+        raise CliError(f"--cache: {exc}") from exc
 
 
 def yardstick_store(spec: str):
-    from codegym.reward.cache import SQLiteCache, default_yardstick_path
+    from codegym.reward.cache import CacheError, SQLiteCache, default_yardstick_path
 
     if spec == "off":
         return None
-    return SQLiteCache(default_yardstick_path() if spec == "default" else Path(spec))
+    if "://" in spec:  # taken as a path, it would create a folder named after the scheme
+        raise CliError(f"--yardsticks: unknown store {spec!r}; use default, off or a .sqlite file path")
+    try:
+        return SQLiteCache(default_yardstick_path() if spec == "default" else Path(spec))
+    except CacheError as exc:
+        raise CliError(f"--yardsticks: {exc}") from exc
 
 
 def print_json(data: Any) -> None:

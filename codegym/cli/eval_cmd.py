@@ -59,7 +59,10 @@ def eval_command(
         None, "--stop", help="Stop sequence (repeatable; default for completion prompts: EvalPlus's)."
     ),
     prompt_style: str = typer.Option(
-        "auto", "--prompt-style", help="auto (chat when the model has a chat template), chat or completion."
+        "auto",
+        "--prompt-style",
+        help="auto (as trained for a codegym-trained model, else chat when the model has a chat template), "
+        "chat or completion.",
     ),
     engine: str = typer.Option(
         "transformers", "--engine", "-e", help="Generation engine: transformers, vllm, openai."
@@ -102,7 +105,7 @@ def eval_command(
     file, line and field.
     """
     from codegym.eval.passk import parse_ks
-    from codegym.eval.runs import run_eval
+    from codegym.eval.runs import eval_output, run_eval
     from codegym.reward.scoring import RewardJudge
     from codegym.rollout.generation import ENGINES
 
@@ -147,80 +150,95 @@ def eval_command(
             looks_local = model.startswith(("/", "./", "../", "~")) or Path(model).exists()
             if engine != "openai" and looks_local and not Path(model).expanduser().is_dir():
                 raise CliError(f"--model {model}: no such model directory")
-        task_pack = registry(tasks_dir).load(pack)
-        config = reward_config(reward_config_path)
-        database_url = db_url(db) if record else None
-        if database_url is not None:  # a bad --db fails now, not after the run
-            from codegym.eval.results_db import ResultsDB
+        # checked and locked before anything heavy (the model loads for minutes): never
+        # write into a folder eval did not make, never two evals into one folder
+        with eval_output(out):
+            task_pack = registry(tasks_dir).load(pack)
+            config = reward_config(reward_config_path)
+            # a bad --cache / --yardsticks fails now, not after the model has loaded
+            results_cache, yardstick = result_cache(cache), yardstick_store(yardsticks)
+            database_url = db_url(db) if record else None
+            if database_url is not None:  # a bad --db fails now, not after the run
+                from codegym.eval.results_db import ResultsDB
 
-            ResultsDB(database_url).close()
-        if samples is None:
-            if temperature is None:
-                temperature = 0.0 if n_samples == 1 else 0.8
-            if temperature == 0 and n_samples > 1:
-                error_console.print(
-                    f"[yellow]warning:[/] greedy decoding (--temperature 0) makes all {n_samples} "
-                    "samples of a task the same",
-                    highlight=False,
-                )
-            generator = _generator(
-                engine,
-                model,
-                seed=seed,
-                device=device,
-                dtype=dtype,
-                batch_size=batch_size,
-                api_base=api_base,
-                api_key_env=api_key_env,
-                concurrency=concurrency,
-                max_retries=max_retries,
-                timeout=request_timeout,
-            )
-        try:
-            plan = (
-                _plan(
-                    generator,
-                    model,
+                ResultsDB(database_url).close()
+            trained = None
+            if samples is None:
+                from codegym.eval.model_info import recorded_prompt
+
+                # read (and checked) before the model loads: how a codegym-trained model was prompted
+                if prompt_style == "auto" and engine != "openai":
+                    trained = recorded_prompt(model)
+                if temperature is None:
+                    temperature = 0.0 if n_samples == 1 else 0.8
+                if temperature == 0 and n_samples > 1:
+                    error_console.print(
+                        f"[yellow]warning:[/] greedy decoding (--temperature 0) makes all {n_samples} "
+                        "samples of a task the same",
+                        highlight=False,
+                    )
+                generator = _generator(
                     engine,
-                    n_samples,
-                    temperature,
-                    top_p,
-                    max_new_tokens,
-                    seed,
-                    stop,
-                    prompt_style,
-                    limit,
+                    model,
+                    seed=seed,
+                    device=device,
+                    dtype=dtype,
+                    batch_size=batch_size,
+                    api_base=api_base,
+                    api_key_env=api_key_env,
+                    concurrency=concurrency,
+                    max_retries=max_retries,
+                    timeout=request_timeout,
                 )
-                if generator is not None
-                else None
-            )
-            with backend(backend_name, workers, coverage=config.measures_coverage) as sandbox:
-                judge = RewardJudge(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
-                outcome = _run(
-                    run_eval,
-                    pack=task_pack,
-                    out_dir=out,
-                    ks=ks,
-                    backend=sandbox,
-                    reward=judge,
-                    generator=generator,
-                    plan=plan,
-                    samples_file=samples,
-                    label=label,
-                    rejudge=rejudge,
+            try:
+                plan = (
+                    _plan(
+                        generator,
+                        model,
+                        engine,
+                        n_samples,
+                        temperature,
+                        top_p,
+                        max_new_tokens,
+                        seed,
+                        stop,
+                        trained or prompt_style,  # as trained, when the model folder records it
+                        limit,
+                    )
+                    if generator is not None
+                    else None
                 )
-        except KeyboardInterrupt:
-            error_console.print(
-                f"interrupted: rerun the same command (same --out {out}) to resume", highlight=False
-            )
-            raise typer.Exit(130) from None
-        finally:
-            if generator is not None:
-                generator.close()
-        recorded = None
-        if database_url is not None:
-            with ResultsDB(database_url) as database:
-                recorded = database.record(outcome.results, outcome.samples, out_dir=str(out.resolve()))
+                with backend(backend_name, workers, coverage=config.measures_coverage) as sandbox:
+                    judge = RewardJudge(sandbox, config, results_cache, yardstick)
+                    outcome = _run(
+                        run_eval,
+                        pack=task_pack,
+                        out_dir=out,
+                        ks=ks,
+                        backend=sandbox,
+                        reward=judge,
+                        generator=generator,
+                        plan=plan,
+                        samples_file=samples,
+                        label=label,
+                        rejudge=rejudge,
+                        locked=True,
+                    )
+            except KeyboardInterrupt:
+                error_console.print(
+                    f"interrupted: rerun the same command (same --out {out}) to resume", highlight=False
+                )
+                raise typer.Exit(130) from None
+            finally:
+                if generator is not None:
+                    generator.close()
+                for store in (results_cache, yardstick):
+                    if store is not None:
+                        store.close()
+            recorded = None
+            if database_url is not None:
+                with ResultsDB(database_url) as database:
+                    recorded = database.record(outcome.results, outcome.samples, out_dir=str(out.resolve()))
     _report(outcome, ks, database_url, recorded, as_json)
 
 
@@ -265,11 +283,22 @@ def _generator(
 def _plan(
     generator, model, engine, n_samples, temperature, top_p, max_new_tokens, seed, stop, prompt_style, limit
 ):
+    from codegym.eval.model_info import MODEL_INFO_FILE
     from codegym.eval.runs import GenerationPlan
     from codegym.rollout.generation import COMPLETION_STOPS, SamplingParams
     from codegym.rollout.prompts import PromptConfig
 
-    style = generator.default_style if prompt_style == "auto" else prompt_style
+    if isinstance(prompt_style, PromptConfig):  # a codegym-trained model, prompted as it was trained
+        prompt = prompt_style
+        error_console.print(
+            f"prompts: {prompt.style}, visible tests {'on' if prompt.include_visible_tests else 'off'} "
+            f"(as trained, from {Path(model) / MODEL_INFO_FILE})",
+            highlight=False,
+            soft_wrap=True,
+        )
+    else:
+        prompt = PromptConfig(style=generator.default_style if prompt_style == "auto" else prompt_style)
+    style = prompt.style
     stops = tuple(stop) if stop else (COMPLETION_STOPS if style == "completion" else ())
     sampling = SamplingParams(
         temperature=temperature, top_p=top_p, max_new_tokens=max_new_tokens, seed=seed, stop=stops
@@ -279,7 +308,7 @@ def _plan(
         engine=engine,
         n_samples=n_samples,
         sampling=sampling,
-        prompt=PromptConfig(style=style),
+        prompt=prompt,
         limit=limit,
         engine_info=generator.describe(),
     )
@@ -288,8 +317,11 @@ def _plan(
 def _run(run_eval, **kwargs):
     from codegym.eval.runs import EvalProgress
 
-    if not console.is_terminal:
-        return run_eval(**kwargs)
+    if not console.is_terminal:  # a log file: a line every 30 s, not minutes of silence
+        from codegym.eval.progress import PeriodicLog
+
+        log = PeriodicLog(lambda line: error_console.print(line, highlight=False, markup=False))
+        return run_eval(**kwargs, progress=log.eval_hooks())
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bars: dict[str, Any] = {}

@@ -9,10 +9,8 @@ that cannot be judged (bad JSON, unknown task, missing fields) get `status: inva
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
-import os
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -22,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from codegym.errors import CodegymError
+from codegym.eval import outputs
+from codegym.eval.outputs import check_output_file
 from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
@@ -131,25 +131,9 @@ def _sample_digests(path: Path, count: int) -> list[str]:
 def check_output_path(samples_path: Path, out_path: Path) -> None:
     """Refuse an --out that is the samples file, a folder, unwritable, or a file that is not a judge
     output (codegym never overwrites a file it did not write)."""
-    if out_path.exists() and samples_path.exists() and out_path.resolve() == samples_path.resolve():
-        raise JudgeError(f"--out {out_path} is the samples file itself; choose another --out")
-    if out_path.is_dir():
-        raise JudgeError(f"--out {out_path} is a folder; give a file path")
-    parent = out_path.parent
-    if parent.exists() and not parent.is_dir():
-        raise JudgeError(f"--out {out_path}: {parent} is a file, not a folder")
-    if out_path.exists():
-        if not os.access(out_path, os.W_OK):
-            raise JudgeError(f"--out {out_path} is not writable")
-        with out_path.open("rb") as handle:
-            head = handle.readline(1 << 16)
-        if head and not _is_judge_row(head):
-            raise JudgeError(
-                f"--out {out_path} exists and is not a `codegym judge` output; choose another --out "
-                "(it is left as it is)"
-            )
-    elif parent.exists() and not os.access(parent, os.W_OK):
-        raise JudgeError(f"--out {out_path}: cannot write in {parent}")
+    check_output_file(
+        out_path, command="codegym judge", is_ours=_is_judge_row, inputs={"samples file": samples_path}
+    )
 
 
 def _is_judge_row(line: bytes) -> bool:
@@ -162,30 +146,11 @@ def _is_judge_row(line: bytes) -> bool:
     return isinstance(row, dict) and row.get("row") == 0 and "sample_sha256" in row
 
 
-@contextlib.contextmanager
-def output_lock(out_path: Path) -> Iterator[None]:
+def output_lock(out_path: Path) -> contextlib.AbstractContextManager[None]:
     """One writer per --out: a second judge on the same file stops with the first one's pid."""
-    lock_path = out_path.with_name(out_path.name + ".lock")
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path, "a+", encoding="utf-8") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown"
-            raise JudgeError(
-                f"--out {out_path} is being written by another codegym judge (pid {holder}); "
-                "wait for it or choose another --out"
-            ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):
-                lock_path.unlink()
+    return outputs.output_lock(
+        out_path.with_name(out_path.name + ".lock"), target=out_path, command="codegym judge"
+    )
 
 
 def resume_point(samples_path: Path, out_path: Path) -> int:
@@ -300,6 +265,8 @@ def reward_fields(scored: ScoredSample) -> dict[str, Any]:
     )
     if breakdown.visible_total is not None:
         fields["visible_passed"], fields["visible_total"] = breakdown.visible_passed, breakdown.visible_total
+    if isinstance(breakdown.details.get("failed_tests"), list):  # the hidden tests, also on a cache hit
+        fields["failed_tests"] = breakdown.details["failed_tests"]
     return fields
 
 

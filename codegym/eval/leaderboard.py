@@ -17,8 +17,9 @@ from typing import Any
 
 from codegym import __version__
 from codegym.errors import BadValue
-from codegym.eval.results_db import ResultsDB, RunRecord
+from codegym.eval.results_db import ResultsDB, RunRecord, iter_metric_names
 from codegym.reward.config import COMPONENTS
+from codegym.tasks.errors import UnknownNameError
 
 ASSETS = Path(__file__).resolve().parent / "html"
 PALETTE = ("#2f6fdb", "#e8a33d", "#3aa17e", "#c4504a", "#8a63d2", "#5b8fa8", "#d26fa7", "#7f8c2d")
@@ -36,21 +37,75 @@ def ks_of(records: Sequence[RunRecord]) -> list[int]:
     return sorted({k for r in records for k in r.ks})
 
 
-def sort_records(records: Sequence[RunRecord], metric: str | None = None) -> list[RunRecord]:
-    """Best first by `metric` (default: pass@ the smallest k), runs without it last, then newest first."""
-    if metric is None:
-        ks = ks_of(records)
-        metric = f"pass@{ks[0]}" if ks else "reward"
+def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Sort key that orders digit runs by value: HumanEval/2 before HumanEval/10 before HumanEval/100."""
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text) if part
+    )
+
+
+def sort_keys(records: Sequence[RunRecord]) -> list[str]:
+    """The metrics runs can be ranked by: pass@k (and strict/pass@k), reward, components/NAME."""
+    ks = ks_of(records) or [1]
+    names = {"reward", *(f"components/{c}" for c in COMPONENTS)}
+    names.update(f"{prefix}pass@{k}" for prefix in ("", "strict/") for k in ks)
+    names.update(iter_metric_names(records))
+    return sorted(names, key=natural_key)
+
+
+def check_sort_key(metric: str, records: Sequence[RunRecord]) -> None:
+    """An unknown key is an error listing the valid ones (a typo must not silently rank by nothing)."""
+    if metric in sort_keys(records):
+        return
+    if not records and re.fullmatch(r"(strict/)?pass@[1-9]\d*", metric):
+        return  # nothing recorded yet: any k may be meant
+    raise UnknownNameError("sort key", metric, sort_keys(records))
+
+
+def _by_metric(records: Sequence[RunRecord], metric: str) -> list[RunRecord]:
     by_date = sorted(records, key=lambda r: r.updated_at, reverse=True)
     return sorted(by_date, key=lambda r: (r.metrics.get(metric) is None, -(r.metrics.get(metric) or 0.0)))
 
 
-def leaderboard_rows(records: Sequence[RunRecord], metric: str | None = None) -> list[dict[str, Any]]:
-    """Plain rows (for --json and the rich table): model, pack, pass@k, reward, components, date."""
+def default_metric(records: Sequence[RunRecord]) -> str:
+    ks = ks_of(records)
+    return f"pass@{ks[0]}" if ks else "reward"
+
+
+def sort_records(
+    records: Sequence[RunRecord], metric: str | None = None, *, include_partial: bool = False
+) -> list[RunRecord]:
+    """Best first by `metric` (default: pass@ the smallest k), runs without it last, then newest first.
+
+    Partial runs (fewer tasks than the pack, errors, too few samples) come after the complete ones,
+    ranked among themselves, unless `include_partial`: 100% on 20 tasks must not top 60% on 164."""
+    metric = metric or default_metric(records)
+    if include_partial:
+        return _by_metric(records, metric)
+    return _by_metric([r for r in records if not r.partial], metric) + _by_metric(
+        [r for r in records if r.partial], metric
+    )
+
+
+def ranks(records: Sequence[RunRecord], *, include_partial: bool = False) -> dict[str, int]:
+    """Rank (1 = best) of each ranked run in `records` (already sorted); partial runs have none."""
+    ranked = [r for r in records if include_partial or not r.partial]
+    return {r.run_id: position for position, r in enumerate(ranked, start=1)}
+
+
+def leaderboard_rows(
+    records: Sequence[RunRecord], metric: str | None = None, *, include_partial: bool = False
+) -> list[dict[str, Any]]:
+    """Plain rows (for --json and the rich table): rank, model, pack, pass@k, reward, components, date."""
+    if metric is not None:
+        check_sort_key(metric, records)
+    ordered = sort_records(records, metric, include_partial=include_partial)
+    rank = ranks(ordered, include_partial=include_partial)
     rows = []
-    for record in sort_records(records, metric):
+    for record in ordered:
         rows.append(
             {
+                "rank": rank.get(record.run_id),
                 "run_id": record.run_id,
                 "model": record.model,
                 "pack": record.pack,
@@ -60,13 +115,37 @@ def leaderboard_rows(records: Sequence[RunRecord], metric: str | None = None) ->
                 "reward": record.metrics.get("reward"),
                 "components": {c: record.metrics.get(f"components/{c}") for c in COMPONENTS},
                 "n_samples": record.n_samples,
-                "tasks": f"{record.tasks_evaluated}/{record.tasks_total}",
+                "tasks": f"{record.tasks_evaluated}/{record.pack_tasks}",
                 "complete": record.complete,
+                "partial": record.partial,
                 "date": record.updated_at.isoformat(timespec="seconds"),
                 "out_dir": record.out_dir,
             }
         )
     return rows
+
+
+def run_details(db: ResultsDB, run_id: str) -> dict[str, Any]:
+    """One run for `leaderboard show RUN`: its summary, per-task results in natural task order, and
+    each sample that did not pass with the tests it failed."""
+    record = db.get_run(run_id)
+    tasks = sorted(db.task_results(record.run_id), key=lambda t: natural_key(t["task_id"]))
+    failed = [
+        {
+            "task_id": s["task_id"],
+            "sample_index": s["sample_index"],
+            "position": s["position"],
+            "status": s["status"],
+            "tests_passed": s["tests_passed"],
+            "tests_total": s["tests_total"],
+            "message": s["message"] or "",
+            "failed_tests": s["failed_tests"] or [],
+        }
+        for s in db.samples(record.run_id)
+        if not s["passed"] or s["status"] != "passed"
+    ]
+    failed.sort(key=lambda s: (natural_key(s["task_id"]), s["position"]))
+    return {"run": record.to_dict(), "tasks": tasks, "failed_samples": failed}
 
 
 # -- SVG plots ----------------------------------------------------------------------------------
@@ -186,11 +265,16 @@ def _charts(records: Sequence[RunRecord]) -> tuple[str, str]:
 
 
 # -- export -------------------------------------------------------------------------------------
-def page_data(db: ResultsDB, records: Sequence[RunRecord], samples_per_task: int) -> dict[str, Any]:
+def page_data(
+    db: ResultsDB, records: Sequence[RunRecord], samples_per_task: int, *, include_partial: bool = False
+) -> dict[str, Any]:
     runs = []
-    for record in sort_records(records):
+    ordered = sort_records(records, include_partial=include_partial)
+    rank = ranks(ordered, include_partial=include_partial)
+    for record in ordered:
         samples: dict[str, list[dict[str, Any]]] = {}
-        for sample in db.samples(record.run_id, per_task=samples_per_task):
+        rows = db.samples(record.run_id, per_task=samples_per_task)
+        for sample in sorted(rows, key=lambda s: natural_key(s["task_id"])):
             samples.setdefault(sample["task_id"], []).append(
                 {
                     "sample_index": sample["sample_index"],
@@ -203,16 +287,18 @@ def page_data(db: ResultsDB, records: Sequence[RunRecord], samples_per_task: int
                     "components": sample["components"] or {},
                     "flags": sample["flags"] or [],
                     "message": sample["message"] or "",
+                    "failed_tests": sample["failed_tests"] or [],
                     "code": sample["code"],
                 }
             )
         tasks = []
-        for task in db.task_results(record.run_id):
+        for task in sorted(db.task_results(record.run_id), key=lambda t: natural_key(t["task_id"])):
             keep = {"task_id", "n", "c", "reward", "statuses", *(f"pass@{k}" for k in record.ks)}
             tasks.append({k: v for k, v in task.items() if k in keep})
         runs.append(
             {
                 **record.to_dict(),
+                "rank": rank.get(record.run_id),
                 "model": display_model(record.model),
                 "model_source": record.model,
                 "pack_hash": record.pack_hash[:16],
@@ -259,12 +345,13 @@ def export_html(
     pack: str | None = None,
     samples_per_task: int = 5,
     title: str = "codegym leaderboard",
+    include_partial: bool = False,
 ) -> Path:
     """Write out_dir/index.html for the runs in `db` (of `pack`, when given); returns its path."""
     if samples_per_task < 0:
         raise BadValue("--samples-per-task must be >= 0")
     records = db.runs(pack)
-    data = page_data(db, records, samples_per_task)
+    data = page_data(db, records, samples_per_task, include_partial=include_partial)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "index.html"
     tmp = path.with_suffix(".html.tmp")

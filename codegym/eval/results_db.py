@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from codegym.errors import CodegymError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # -- migrations ---------------------------------------------------------------------------------
 
@@ -100,7 +100,12 @@ def _migration_2(conn: Connection) -> None:
     conn.execute(sa.text("ALTER TABLE runs ADD COLUMN codegym_version VARCHAR(40)"))
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_migration_1, _migration_2)
+def _migration_3(conn: Connection) -> None:
+    """Which tests each judged sample failed (id, outcome, message), for the drill-down."""
+    conn.execute(sa.text("ALTER TABLE samples ADD COLUMN failed_tests JSON"))
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_migration_1, _migration_2, _migration_3)
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 _VERSION_TABLE = sa.Table("schema_version", sa.MetaData(), sa.Column("version", sa.Integer, nullable=False))
@@ -189,6 +194,7 @@ SAMPLES = sa.Table(
     sa.Column("flags", sa.JSON),
     sa.Column("message", sa.Text),
     sa.Column("code", sa.Text),
+    sa.Column("failed_tests", sa.JSON),
 )
 
 
@@ -241,6 +247,18 @@ class RunRecord:
     codegym_version: str | None = None
 
     @property
+    def pack_tasks(self) -> int:
+        """Tasks in the whole pack (a --limit run selects fewer)."""
+        recorded = (self.results.get("tasks") or {}).get("pack_total")
+        return int(recorded) if isinstance(recorded, int) else self.tasks_total
+
+    @property
+    def partial(self) -> bool:
+        """Not a full evaluation on the pack: fewer tasks than the pack, errors or too few samples.
+        Partial runs are not ranked against complete ones unless asked for."""
+        return not self.complete or self.tasks_evaluated < self.pack_tasks
+
+    @property
     def ks(self) -> list[int]:
         return sorted(int(name[5:]) for name in self.metrics if name.startswith("pass@"))
 
@@ -259,6 +277,8 @@ class RunRecord:
             "tasks_evaluated": self.tasks_evaluated,
             "tasks_total": self.tasks_total,
             "complete": self.complete,
+            "partial": self.partial,
+            "pack_tasks": self.pack_tasks,
             "sandbox_image": self.sandbox_image,
             "seed": self.seed,
             "metrics": dict(self.metrics),
@@ -489,7 +509,37 @@ def _sample_row(run_id: str, position: int, sample: dict[str, Any]) -> dict[str,
         "flags": flags,
         "message": str(message)[:2000],
         "code": str(sample.get("code") or ""),
+        "failed_tests": failed_tests(sample),
     }
+
+
+MAX_FAILED_TESTS = 50
+
+
+def failed_tests(sample: dict[str, Any]) -> list[dict[str, str]]:
+    """The hidden tests a judged row did not pass: id, outcome and (when known) why.
+
+    Reward rows name them in `failed_tests` (also on a cache hit); their `test_results`, when the
+    sandbox ran, add the messages. Rows judged without the reward have `test_results` only."""
+    from codegym.reward.scoring import VISIBLE_PREFIX
+
+    results = [t for t in sample.get("test_results") or [] if isinstance(t, dict) and "id" in t]
+    messages = {str(t["id"]): str(t.get("message") or "") for t in results}
+    named = sample.get("failed_tests")
+    if isinstance(named, list):
+        failed = [t for t in named if isinstance(t, dict) and "id" in t]
+    else:
+        failed = [
+            t for t in results if t.get("outcome") != "passed" and not str(t["id"]).startswith(VISIBLE_PREFIX)
+        ]
+    out = []
+    for test in failed[:MAX_FAILED_TESTS]:
+        entry = {"id": str(test["id"]), "outcome": str(test.get("outcome") or "failed")}
+        message = messages.get(entry["id"]) or str(test.get("message") or "")
+        if message:
+            entry["message"] = message[:300]
+        out.append(entry)
+    return out
 
 
 def iter_metric_names(records: Iterable[RunRecord]) -> list[str]:

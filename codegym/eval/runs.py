@@ -14,19 +14,21 @@ run.json describes a different run is refused, never mixed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
 import json
 import shutil
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from codegym import __version__
 from codegym.eval.judge import JudgeError, JudgeSummary, judge_samples_file
+from codegym.eval.outputs import check_output_dir, output_lock
 from codegym.eval.passk import pass_at_k
 from codegym.eval.samples import (
     EvalError,
@@ -50,6 +52,11 @@ RUN_FILE = "run.json"
 SAMPLES_FILE = "samples.jsonl"
 JUDGED_FILE = "judged.jsonl"
 RESULTS_FILE = "results.json"
+LOCK_FILE = "eval.lock"
+# everything a run directory may hold that eval wrote (a folder with anything else is not ours)
+OWN_FILES = frozenset(
+    {RUN_FILE, SAMPLES_FILE, JUDGED_FILE, RESULTS_FILE, LOCK_FILE, "samples.tmp", JUDGED_FILE + ".lock"}
+)
 GENERATION_ERROR = "generation_error"
 SANDBOX_ERROR = "sandbox_error"
 RUN_FORMAT = 1
@@ -430,7 +437,39 @@ def _count_lines(path: Path) -> int:
         return sum(1 for line in handle if line.strip())
 
 
-def run_eval(
+def check_eval_output(out_dir: Path) -> None:
+    """Refuse an --out that is a file, under a file, unwritable, or a folder holding files eval did
+    not write; an earlier run's folder (with run.json) is checked against this run later."""
+    check_output_dir(out_dir, command="codegym eval", own_names=OWN_FILES, marker=RUN_FILE)
+
+
+@contextlib.contextmanager
+def eval_output(out_dir: Path) -> Iterator[None]:
+    """Check `out_dir` and hold it against a second eval for the whole run (model loading
+    included); a folder created here and left empty (a run refused early) is removed again."""
+    check_eval_output(out_dir)
+    created = not out_dir.exists()
+    try:
+        with output_lock(out_dir / LOCK_FILE, target=out_dir, command="codegym eval"):
+            yield
+    finally:
+        if created:
+            with contextlib.suppress(OSError):
+                out_dir.rmdir()  # only succeeds when empty
+
+
+def run_eval(*, out_dir: Path, locked: bool = False, **kwargs: Any) -> EvalOutcome:
+    """Generate (with `generator` + `plan`) or take `samples_file`, judge, and write results.json.
+
+    The output folder is checked and locked here unless the caller already holds it (`locked`,
+    from `eval_output`: the CLI takes it before loading the model)."""
+    if locked:
+        return _run_eval(out_dir=out_dir, **kwargs)
+    with eval_output(out_dir):
+        return _run_eval(out_dir=out_dir, **kwargs)
+
+
+def _run_eval(
     *,
     pack: TaskPack,
     out_dir: Path,
@@ -444,7 +483,6 @@ def run_eval(
     rejudge: bool = False,
     progress: EvalProgress | None = None,
 ) -> EvalOutcome:
-    """Generate (with `generator` + `plan`) or take `samples_file`, judge, and write results.json."""
     if (generator is None) == (samples_file is None) or (generator is None) != (plan is None):
         raise EvalError("give either a model (generator and plan) or a samples file, not both")
     progress = progress or EvalProgress()

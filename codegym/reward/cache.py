@@ -20,9 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codegym.errors import CodegymError
 from codegym.reward.breakdown import RewardBreakdown
 
 SCHEMA_VERSION = "codegym-reward-v2"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+CACHE_FORMS = "default, off, memory, a .sqlite file path, or redis://host:port/db (also rediss://, unix://)"
+
+
+class CacheError(CodegymError, ValueError):
+    """A cache that cannot be opened (an unknown form, an unreachable server, an unusable file)."""
 
 
 @functools.cache
@@ -136,14 +143,18 @@ class SQLiteCache(ResultCache):
     def __init__(self, path: str | Path) -> None:
         super().__init__()
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._connection = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-        with self._lock, self._connection:
-            self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.execute(
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL)"
-            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._connection = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+            with self._lock, self._connection:
+                self._connection.execute("PRAGMA journal_mode=WAL")
+                self._connection.execute(
+                    "CREATE TABLE IF NOT EXISTS results "
+                    "(key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL)"
+                )
+        except (OSError, sqlite3.Error) as exc:
+            raise CacheError(f"cannot use {self.path} as a SQLite cache: {exc}") from exc
 
     def _get(self, key: str) -> str | None:
         with self._lock:
@@ -163,14 +174,31 @@ class SQLiteCache(ResultCache):
 
 
 class RedisCache(ResultCache):
-    def __init__(self, url: str, *, prefix: str = "codegym:reward:", ttl_s: int | None = None) -> None:
-        import redis
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "codegym:reward:",
+        ttl_s: int | None = None,
+        connect_timeout_s: float = 5.0,
+    ) -> None:
+        try:
+            import redis
+        except ImportError as exc:
+            raise CacheError(f"cache {url}: the redis package is not installed (pip install redis)") from exc
 
         super().__init__()
         self.prefix = prefix
         self.ttl_s = ttl_s
-        self._client = redis.Redis.from_url(url)
-        self._client.ping()
+        try:
+            # a bounded connect: an unreachable host fails in seconds, not after the OS's minutes
+            self._client = redis.Redis.from_url(url, socket_connect_timeout=connect_timeout_s)
+            self._client.ping()
+        except (redis.RedisError, ValueError) as exc:
+            raise CacheError(
+                f"cannot reach the Redis cache at {url}: {exc}; start the server, or use another cache "
+                f"({CACHE_FORMS})"
+            ) from exc
 
     def _get(self, key: str) -> str | None:
         raw = self._client.get(self.prefix + key)
@@ -192,9 +220,14 @@ def default_yardstick_path() -> Path:
 
 
 def open_cache(spec: str | None) -> ResultCache:
-    """`redis://...` → Redis; `memory` → in-process; a path (or None → the default path) → SQLite."""
-    if spec and spec.startswith(("redis://", "rediss://", "unix://")):
+    """`redis://...` → Redis; `memory` → in-process; a path (or None → the default path) → SQLite.
+
+    Any other URL-like spec (`scheme://...`) is refused: taken as a path it would create a folder
+    named after the scheme."""
+    if spec and spec.startswith(REDIS_SCHEMES):
         return RedisCache(spec)
     if spec == "memory":
         return MemoryCache()
+    if spec and "://" in spec:
+        raise CacheError(f"unknown cache {spec!r}; use {CACHE_FORMS}")
     return SQLiteCache(spec or default_cache_path())

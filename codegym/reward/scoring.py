@@ -340,6 +340,12 @@ class RewardJudge:
                 "coverage_complete": (result.coverage or {}).get("complete"),
                 "wall_s": result.wall_s,
                 "message": result.message[:500],
+                # which hidden tests did not pass (kept in the cache: a cache hit still names them)
+                "failed_tests": [
+                    {"id": t.test_id, "outcome": t.outcome.value}
+                    for t in hidden
+                    if t.outcome is not TestOutcome.PASSED
+                ][:50],
             },
         )
 

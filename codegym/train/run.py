@@ -231,6 +231,10 @@ def run_training(
         except TrainingHalted as exc:
             status, message = "halted", str(exc)
         export_final_model(trainer, run_dir / "final-model", model_path)
+        if processes.is_main_process:  # eval --prompt-style auto prompts it as it was trained
+            from codegym.eval.model_info import write_model_info
+
+            write_model_info(run_dir / "final-model", config.data.prompt, algorithm=config.algorithm)
         learning = None
         if config.evaluation.enabled and processes.is_main_process:
             learning = _evaluate_learning(config, data, backend, model_path, run_dir, log)

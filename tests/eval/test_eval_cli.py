@@ -348,3 +348,160 @@ def test_transformers_generator_directly(tiny_model: Path, tmp_path: Path) -> No
     empty.mkdir()
     with pytest.raises(GenerationSetupError, match="cannot load a tokenizer"):
         create_generator("transformers", TransformersSettings(model=str(empty)))
+
+
+# -- issue 16: outputs checked before work, one writer, trained prompt style, progress, failed tests --
+def test_out_is_checked_before_work_and_never_overwrites(tmp_path: Path, tasks_dir: Path) -> None:
+    import fcntl
+    import os
+
+    samples = write_samples(tmp_path / "s.jsonl", [{"task_id": "mini/double", "completion": WRONG}])
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "draft.py").write_text("keep")
+    read_only = tmp_path / "ro"
+    read_only.mkdir()
+    read_only.chmod(0o555)
+    if os.access(read_only, os.W_OK):  # root ignores permission bits; /proc/sys refuses even root
+        read_only = Path("/proc/sys")
+    cases = [
+        (notes, "is a file; give a folder"),
+        (notes / "run", "notes.txt is a file, not a folder"),
+        (read_only / "run", "is not writable"),
+        (mine, "holds files `codegym eval` did not write (draft.py)"),
+    ]
+    for out, message in cases:
+        result = invoke("eval", *common(tmp_path, tasks_dir), "--samples", samples, "--out", out)
+        assert result.exit_code == 2, (out, result.output)
+        assert message in flat(result.output) and "Traceback" not in result.output, (out, result.output)
+    assert notes.read_text() == "my notes\n" and sorted(p.name for p in mine.iterdir()) == ["draft.py"]
+    assert not (read_only / "run").exists()
+
+    out = tmp_path / "run"
+    out.mkdir()
+    with open(out / "eval.lock", "w") as lock:  # another eval is writing this --out
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.write("4242")
+        lock.flush()
+        busy = invoke("eval", *common(tmp_path, tasks_dir), "--samples", samples, "--out", out)
+        assert busy.exit_code == 2 and "another codegym eval (pid 4242)" in flat(busy.output), busy.output
+    assert not (out / "run.json").exists()
+    done = invoke("eval", *common(tmp_path, tasks_dir), "--samples", samples, "--out", out)
+    assert done.exit_code == 0, done.output
+    assert (out / "results.json").exists() and not (out / "eval.lock").exists()
+    again = invoke("eval", *common(tmp_path, tasks_dir), "--samples", samples, "--out", out)
+    assert again.exit_code == 0, again.output  # its own folder is resumed
+
+
+def test_a_model_is_prompted_as_it_was_trained(tmp_path: Path, tasks_dir: Path, tiny_model: Path) -> None:
+    import shutil
+
+    from codegym.eval.model_info import MODEL_INFO_FILE, write_model_info
+    from codegym.rollout.prompts import PromptConfig
+
+    model = tmp_path / "final-model"
+    shutil.copytree(tiny_model, model)
+    # what training writes next to the final weights (codegym.train.run)
+    write_model_info(model, PromptConfig(style="completion", include_visible_tests=False), algorithm="grpo")
+    args = [*common(tmp_path, tasks_dir), "--model", model, "--limit", "1", "--max-new-tokens", "4"]
+    result = invoke("eval", *args, "--out", tmp_path / "auto")
+    assert result.exit_code == 0, result.output
+    prompt = json.loads((tmp_path / "auto" / "results.json").read_text())["generation"]["prompt"]
+    assert prompt["style"] == "completion" and prompt["include_visible_tests"] is False
+    assert f"as trained, from {model / MODEL_INFO_FILE}" in flat(result.output)
+    chat = invoke("eval", *args, "--out", tmp_path / "chat", "--prompt-style", "chat")
+    assert chat.exit_code == 0, chat.output  # an explicit style wins
+    assert (
+        json.loads((tmp_path / "chat" / "results.json").read_text())["generation"]["prompt"]["style"]
+        == "chat"
+    )
+    (model / MODEL_INFO_FILE).write_text("{not json")
+    broken = invoke("eval", *args, "--out", tmp_path / "broken")
+    assert broken.exit_code == 2 and f"{MODEL_INFO_FILE}: field 'prompt' is unreadable" in flat(broken.output)
+
+
+def test_progress_is_logged_when_not_on_a_terminal(tmp_path: Path, tasks_dir: Path) -> None:
+    from codegym.eval.progress import PeriodicLog
+
+    samples = write_samples(
+        tmp_path / "s.jsonl", [{"task_id": t, "completion": WRONG} for t in ("mini/double", "mini/negate")]
+    )
+    result = invoke("eval", *common(tmp_path, tasks_dir), "--samples", samples, "--out", tmp_path / "run")
+    assert result.exit_code == 0, result.output
+    assert "judging: 2 rows to go" in result.output and "judging: 2/2 rows done in" in result.output
+
+    lines: list[str] = []
+    now = [0.0]
+    log = PeriodicLog(lines.append, interval_s=30, clock=lambda: now[0])
+    log.start("generating", "samples", 100)
+    for _ in range(40):  # a sample every 2 s: a line every 30 s, not one per sample
+        now[0] += 2
+        log.advance()
+    assert lines == [
+        "generating: 100 samples to go",
+        "generating: 15/100 samples (15%), 0.5/s, 30s elapsed, about 2m50s left",
+        "generating: 30/100 samples (30%), 0.5/s, 1m00s elapsed, about 2m20s left",
+    ]
+
+
+def test_bad_or_unreachable_cache_is_one_line(tmp_path: Path, tasks_dir: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    samples = write_samples(tmp_path / "s.jsonl", [{"task_id": "mini/double", "completion": WRONG}])
+    base = [a for a in common(tmp_path, tasks_dir) if a not in ("--cache", "memory")]
+    for cache, message in (
+        ("bogus://x", "--cache: unknown cache 'bogus://x'; use default, off, memory, a .sqlite file path"),
+        ("redis://127.0.0.1:1/0", "--cache: cannot reach the Redis cache at redis://127.0.0.1:1/0"),
+    ):
+        result = invoke("eval", *base, "--cache", cache, "--samples", samples, "--out", tmp_path / "run")
+        assert result.exit_code == 2, (cache, result.output)
+        assert message in flat(result.output) and "Traceback" not in result.output, (cache, result.output)
+        judge_args = ["--pack", "mini", "--tasks-dir", tasks_dir, "--out", tmp_path / "j.jsonl"]
+        judged = invoke("judge", samples, *judge_args, "--cache", cache)
+        assert judged.exit_code == 2 and message in flat(judged.output), (cache, judged.output)
+    yard = invoke(
+        "eval",
+        *common(tmp_path, tasks_dir),
+        "--yardsticks",
+        "bogus://y",
+        "--samples",
+        samples,
+        "--out",
+        tmp_path / "run",
+    )
+    assert yard.exit_code == 2 and "--yardsticks: unknown store 'bogus://y'" in flat(yard.output)
+    assert not (tmp_path / "bogus:").exists() and not (tmp_path / "run").exists()
+
+
+def test_failed_samples_name_their_failed_tests(tmp_path: Path, tasks_dir: Path) -> None:
+    samples = write_samples(
+        tmp_path / "s.jsonl",
+        [
+            {"task_id": "mini/double", "completion": "    return 4\n"},  # passes test_0 only
+            {"task_id": "mini/negate", "completion": RIGHT["mini/negate"]},
+            {"task_id": "mini/square", "completion": RIGHT["mini/square"]},
+        ],
+    )
+    base = [a for a in common(tmp_path, tasks_dir) if a not in ("--cache", "memory")]
+    db = ["--db", f"sqlite:///{tmp_path / 'results.sqlite'}"]
+    shared = tmp_path / "cache.sqlite"
+    for out in ("first", "cached"):  # the second run's verdicts are cache hits: still named
+        result = invoke("eval", *base, "--cache", shared, "--samples", samples, "--out", tmp_path / out)
+        assert result.exit_code == 0, result.output
+        run_id = json.loads((tmp_path / out / "results.json").read_text())["run_id"]
+        details = json.loads(invoke("leaderboard", "show", run_id, *db, "--json").stdout)
+        (failed,) = details["failed_samples"]
+        assert failed["task_id"] == "mini/double" and failed["status"] == "failed"
+        assert [t["id"] for t in failed["failed_tests"]] == ["test_hidden.py::test_1"]
+        assert failed["failed_tests"][0]["outcome"] == "failed"
+    shown = invoke("leaderboard", "show", run_id[:8], *db)
+    assert shown.exit_code == 0, shown.output
+    assert (
+        "mini/double row 0: failed, tests 1/2" in shown.output
+        and "test_hidden.py::test_1 failed" in shown.output
+    )
+    exported = invoke("leaderboard", "export", *db, "--html", tmp_path / "site")
+    assert exported.exit_code == 0, exported.output
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert '"failed_tests":[{"id":"test_hidden.py::test_1","outcome":"failed"' in page

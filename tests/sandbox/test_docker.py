@@ -23,7 +23,7 @@ from codegym.sandbox.docker import DockerBackend, Engine, build_image
 from codegym.sandbox.docker.cleanup import labelled_containers
 from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend, worker_uids
 from codegym.sandbox.requests import request_for_task
-from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from codegym.tasks.cases import Case, CaseSuite
 from tests.conftest import REPO_ROOT, in_throwaway_pid_namespace
 
@@ -373,3 +373,23 @@ def test_case_verdicts_match_the_local_backend(
     assert _summary(ours) == _summary(theirs), (ours.message, theirs.message)
     assert [t.actual_head for t in ours.tests] == [t.actual_head for t in theirs.tests]
     assert ours.status is not ExecStatus.SANDBOX_ERROR
+
+
+MEMORY_BOMB = "    hog = []\n    while True:\n        hog.append(bytearray(10**7))\n"
+
+
+def test_the_memory_bomb_is_memory_on_both_backends(
+    docker_backend: DockerBackend, local_backend: LocalBackend
+) -> None:
+    """The memory bomb runs out of memory in the first test; later tests may reach the run's deadline
+    (on a loaded machine, or under the container's CPU quota, they do: docker then said `timeout`).
+    The limit hit first is the verdict, whatever the speed: `memory` on both backends."""
+    bomb = "def add(a, b):\n" + MEMORY_BOMB + "\ndef spin():\n    while True:\n        pass\n"
+    then_deadline = ADD_TESTS + "\ndef test_spin():\n    from solution import spin\n    spin()\n"
+    limits = Limits(timeout_s=3.0, memory_mb=256)
+    for tests in (ADD_TESTS, then_deadline):
+        request = ExecRequest(files={"solution.py": bomb}, tests={"test_hidden.py": tests}, limits=limits)
+        ours, theirs = docker_backend.execute(request), local_backend.execute(request)
+        assert ours.status is ExecStatus.MEMORY, (ours.status, ours.message)
+        assert theirs.status is ExecStatus.MEMORY, (theirs.status, theirs.message)
+        assert ours.tests[0].outcome == theirs.tests[0].outcome == TestOutcome.MEMORY

@@ -65,6 +65,7 @@
   let packFilter = "";
 
   const runColumns = [
+    { key: "rank", label: "#", num: true, title: "rank among complete runs (partial runs are not ranked)", value: (r) => r.rank },
     { key: "model", label: "Model", value: (r) => r.model },
     { key: "pack", label: "Pack", value: (r) => r.pack + " " + r.pack_version },
     ...ks.map((k) => ({ key: "pass@" + k, label: "pass@" + k, num: true, value: (r) => r.metrics["pass@" + k] })),
@@ -77,13 +78,14 @@
 
   function runRow(run) {
     const cells = [
-      el("td", {}, [el("span", { text: run.model }), run.complete ? "" : el("span", { class: "badge", title: "incomplete: missing tasks, errors or too few samples", text: "partial" })]),
+      el("td", { class: "num", text: run.rank === null || run.rank === undefined ? "\u2013" : String(run.rank) }),
+      el("td", {}, [el("span", { text: run.model }), run.partial ? el("span", { class: "badge", title: "partial: fewer tasks than the pack, errors or too few samples (not ranked)", text: "partial" }) : ""]),
       el("td", { text: run.pack + " " + run.pack_version, title: "content hash " + run.pack_hash }),
       ...ks.map((k) => el("td", { class: "num", text: pct(run.metrics["pass@" + k]) })),
       el("td", { class: "num", text: fmt(run.metrics.reward) }),
       ...components.map((c) => el("td", { class: "num", text: fmt(run.metrics["components/" + c]) })),
       el("td", { class: "num", text: String(run.n_samples) }),
-      el("td", { class: "num", text: run.tasks_evaluated + "/" + run.tasks_total }),
+      el("td", { class: "num", text: run.tasks_evaluated + "/" + run.pack_tasks }),
       el("td", { text: run.updated_at.slice(0, 16).replace("T", " ") }),
     ];
     const tr = el("tr", { class: "clickable" + (selectedRun === run.run_id ? " selected" : ""), "data-run-id": run.run_id, title: "run " + run.run_id }, cells);
@@ -98,7 +100,8 @@
     const table = document.getElementById("runs");
     const empty = document.getElementById("runs-empty");
     empty.hidden = runs.length > 0;
-    const first = ks.length ? { key: "pass@" + ks[0], dir: -1 } : null;
+    // ranked (complete) runs first, best first; partial runs, unranked, after them
+    const first = { key: "rank", dir: 1 };
     runsTable = sortableTable(table, runColumns, runs, runRow, runsTable ? runsTable.state || first : first);
   }
 
@@ -159,6 +162,9 @@
         ]),
         el("div", { class: "components muted" }, comps),
         s.message ? el("div", { class: "message", text: s.message }) : "",
+        (s.failed_tests || []).length ? el("ul", { class: "failed-tests" }, s.failed_tests.map((t) => el("li", {}, [
+          el("code", { text: t.id }), el("span", { class: "status status-" + t.outcome, text: t.outcome }), t.message ? el("span", { class: "muted", text: t.message }) : "",
+        ]))) : "",
         el("pre", { class: "code" }, [el("code", { text: s.code || "(no code)" })]),
       ]);
     }));

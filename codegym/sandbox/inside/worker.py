@@ -740,6 +740,11 @@ class Worker:
             peak_mb = max([float(s.get("peak_memory_mb") or 0.0) for s in stats] or [0.0])
             sig = signal.SIGXCPU if sig == signal.SIGXCPU else None
         timed_out = (run.reason == "timeout" and not records.tests_done) or sig == signal.SIGXCPU
+        ran_out_of_memory = "memory" in outcomes or (records.collect_error or {}).get("outcome") == "memory"
+        if timed_out and ran_out_of_memory and not case_run:
+            # the memory limit was hit first (a deadline is always the run's last event): the verdict
+            # must not depend on how soon a loaded machine or a CPU quota (docker) reaches the deadline
+            timed_out = False
         if run.reason == "timeout" and records.tests_done:
             flags.append("timing_incomplete")  # the tests finished; only coverage/timing ran over
         if run.reason == "output_limit":
@@ -757,7 +762,7 @@ class Worker:
             else:
                 status = _CASE_STATUS.get(failing["outcome"], "failed")
                 message = f"{failing['test_id']}: {failing['message'] or failing['outcome']}"
-        elif "memory" in outcomes or (records.collect_error or {}).get("outcome") == "memory":
+        elif ran_out_of_memory:
             status, message = "memory", f"ran out of memory (limit {request['limits']['memory_mb']:g} MB)"
         elif records.program_lost is not None and sig is not None and peak_mb >= 0.9 * memory_mb:
             status, message = "memory", f"killed by signal {sig} near the memory limit"
