@@ -376,3 +376,22 @@ def test_a_user_error_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
     err = capsys.readouterr()
     lines = [line for line in (err.out + err.err).splitlines() if line.strip()]
     assert len(lines) == 1 and "no_such_pack_[x]" in lines[0], lines
+
+
+def test_the_cli_imports_the_heavy_parts_only_when_a_command_needs_them() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\nfrom codegym.cli import app\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(('codegym.', 'torch', 'transformers')))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    ).stdout.split()
+    heavy = [
+        m
+        for m in loaded
+        if m.startswith(("codegym.sandbox", "codegym.tasks", "codegym.reward", "torch", "transformers"))
+    ]
+    assert heavy == [], heavy

@@ -6,15 +6,17 @@ import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from codegym.errors import CodegymError
-from codegym.sandbox.backend import SandboxBackend, create_backend
-from codegym.tasks.registry import TaskRegistry
+
+if TYPE_CHECKING:  # imported when a command runs: `codegym --version` and `--help` stay light
+    from codegym.sandbox.backend import SandboxBackend
+    from codegym.tasks.registry import TaskRegistry
 
 console = Console()
 error_console = Console(stderr=True)
@@ -45,11 +47,15 @@ def user_errors() -> Iterator[None]:
 
 
 def registry(tasks_dir: list[Path] | None) -> TaskRegistry:
+    from codegym.tasks.registry import TaskRegistry
+
     return TaskRegistry(tasks_dir or [])
 
 
 def backend(name: str, workers: int, *, coverage: bool = False, **options: Any) -> SandboxBackend:
     """Create a sandbox backend; `coverage` preloads coverage.py in its workers (the reward needs it)."""
+    from codegym.sandbox.backend import create_backend
+
     return create_backend(name, workers=workers, coverage=coverage, **options)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -24,7 +25,9 @@ from codegym.cli.common import (
     user_errors,
     yardstick_store,
 )
-from codegym.eval.judge import JudgeSummary, count_rows, judge_samples_file
+
+if TYPE_CHECKING:
+    from codegym.eval.judge import JudgeSummary
 
 
 def judge(
@@ -41,6 +44,7 @@ def judge(
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
+    from codegym.eval.judge import count_rows
     from codegym.reward.scoring import RewardJudge
 
     with user_errors():
@@ -83,6 +87,8 @@ def judge(
 
 
 def _run(samples, task_pack, sandbox, out, judge_rewards, resume, total) -> JudgeSummary:
+    from codegym.eval.judge import judge_samples_file
+
     if not console.is_terminal:
         return judge_samples_file(samples, task_pack, sandbox, out, reward=judge_rewards, resume=resume)
     columns = (TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())

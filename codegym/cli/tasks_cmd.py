@@ -20,7 +20,7 @@ from codegym.cli.common import (
     registry,
     user_errors,
 )
-from codegym.tasks.errors import TaskPackError
+from codegym.errors import CodegymError
 
 app = typer.Typer(help="List, inspect and validate task packs.", no_args_is_help=True)
 
@@ -35,7 +35,7 @@ def list_packs(tasks_dir: list[Path] = TasksDirOption, as_json: bool = typer.Opt
         for name in reg.names():
             try:
                 pack = reg.load(name)
-            except TaskPackError as exc:  # listed with what is wrong; the other packs still load
+            except CodegymError as exc:  # listed with what is wrong; the other packs still load
                 broken += 1
                 rows.append(
                     {
@@ -161,7 +161,7 @@ def check(
             for name in names:
                 try:
                     task_pack = reg.load(name)
-                except TaskPackError as exc:  # report it and go on: every problem is listed
+                except CodegymError as exc:  # report it and go on: every problem is listed
                     failures += 1
                     console.print(Text.assemble((f"{name}: ✗ ", "red"), str(exc)), soft_wrap=True)
                     continue
