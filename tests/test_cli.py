@@ -92,7 +92,7 @@ def test_tasks_list_and_show() -> None:
 
 
 def test_tasks_check_reports_a_broken_task(tmp_path: Path) -> None:
-    from tests.tasks.test_packs import write_pack
+    from tests.helpers import write_pack
 
     write_pack(tmp_path, "broken", tasks={"double": {"reference.py": "def double(x):\n    return 3 * x\n"}})
     result = runner.invoke(app, ["tasks", "check", "broken", "--tasks-dir", str(tmp_path)])

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from codegym.cli.app import app
 from tests.eval.test_eval_runs import RIGHT, WRONG, task_files
 from tests.eval.test_generation import ScriptedAPI, serve_api
-from tests.tasks.test_packs import write_pack
+from tests.helpers import write_pack
 
 runner = CliRunner()
 

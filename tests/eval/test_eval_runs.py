@@ -21,8 +21,8 @@ from codegym.rollout.prompts import Prompt, PromptConfig
 from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.tasks.dirpack import load_directory_pack
 from codegym.tasks.model import TaskPack
+from tests.helpers import write_pack
 from tests.reward.conftest import BrokenBackend
-from tests.tasks.test_packs import write_pack
 
 RIGHT = {
     "mini/double": "    return 2 * x\n",

@@ -17,7 +17,7 @@ from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult
 from codegym.tasks.dirpack import load_directory_pack
 from codegym.tasks.model import TaskPack
-from tests.tasks.test_packs import write_pack
+from tests.helpers import write_pack
 
 
 @pytest.fixture(scope="session")

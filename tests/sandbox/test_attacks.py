@@ -32,7 +32,7 @@ def test_the_catalogue_covers_every_class_of_attack() -> None:
 @pytest.mark.parametrize("arguments", CONFIGURATIONS)
 def test_attack_catalogue_in_a_throwaway_pid_namespace(arguments: list[str]) -> None:
     if "docker" in arguments:
-        from tests.sandbox.test_docker import sandbox_image
+        from tests.sandbox.docker_support import sandbox_image
 
         sandbox_image()  # builds the image, or fails when Docker cannot run
     env = {**os.environ, THROWAWAY_ENV: os.readlink("/proc/self/ns/pid"), "PYTHONPATH": str(REPO_ROOT)}

@@ -1,68 +1,27 @@
 """The docker backend's verdicts: parity with the local backend, the harness/program uid split, no
-state crossing runs, timing and coverage semantics, pool exhaustion, results' image.
-
-Also the helpers the other test_docker_* modules share: the engine (started with
-scripts/ensure_docker.sh when it is down) and the sandbox image (built when missing, exactly as
-`codegym sandbox build` does). These tests fail when Docker cannot be started; they skip only when
-CODEGYM_SKIP_DOCKER=1 is set explicitly.
+state crossing runs, timing and coverage semantics, pool exhaustion, results' image. These tests fail
+when Docker cannot be started; they skip only when CODEGYM_SKIP_DOCKER=1 is set explicitly (see
+docker_support.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import os
-import subprocess
 import threading
 from collections.abc import Iterator
 
 import pytest
 
 from codegym.sandbox.backend import SandboxUnavailable
-from codegym.sandbox.docker import DockerBackend, Engine, build_image
+from codegym.sandbox.docker import DockerBackend, Engine
 from codegym.sandbox.docker.cleanup import labelled_containers
 from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend, worker_uids
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from codegym.tasks.cases import Case, CaseSuite
-from tests.conftest import REPO_ROOT, in_throwaway_pid_namespace
+from tests.sandbox.docker_support import docker_engine, sandbox_image
 
 pytestmark = pytest.mark.docker
-
-SKIP_ENV = "CODEGYM_SKIP_DOCKER"
-
-
-def docker_engine() -> Engine:
-    """A reachable engine, started if needed; fails (never skips) unless CODEGYM_SKIP_DOCKER=1."""
-    if os.environ.get(SKIP_ENV) == "1":
-        pytest.skip(f"{SKIP_ENV}=1: docker backend tests skipped on request")
-    try:
-        return Engine()
-    except SandboxUnavailable as first:
-        # Never start dockerd from the throwaway namespace: it would die with it.
-        if os.geteuid() != 0 or in_throwaway_pid_namespace():
-            pytest.fail(f"Docker is required and unreachable: {first} (or set {SKIP_ENV}=1)")
-        completed = subprocess.run(
-            [str(REPO_ROOT / "scripts" / "ensure_docker.sh")], capture_output=True, text=True, timeout=600
-        )
-        try:
-            return Engine()
-        except SandboxUnavailable as exc:
-            pytest.fail(
-                f"Docker is required and could not be started: {exc}\n{completed.stdout}{completed.stderr}"
-                f"\n(set {SKIP_ENV}=1 to skip the docker tests explicitly)"
-            )
-
-
-@functools.cache
-def sandbox_image() -> str:
-    """The backend's image, built (idempotently, offline if need be) like `codegym sandbox build`."""
-    engine = docker_engine()
-    try:
-        return build_image(engine, progress=print).reference
-    finally:
-        engine.close()
-
 
 ADD = "def add(a, b):\n    return a + b\n"
 ADD_TESTS = "from solution import add\n\ndef test_add():\n    assert add(2, 3) == 5\n"

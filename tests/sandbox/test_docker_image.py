@@ -24,7 +24,7 @@ from codegym.sandbox.docker.config import (
 )
 from codegym.sandbox.inside import packages
 from tests.conftest import REPO_ROOT
-from tests.sandbox.test_docker import docker_engine, sandbox_image
+from tests.sandbox.docker_support import docker_engine, sandbox_image
 
 pytestmark = pytest.mark.docker
 

