@@ -1,4 +1,4 @@
-"""The backend interface and the registry of backends (`local`, `docker`)."""
+"""The backend interface and the registry of backends (`local`, `docker`, `ray`)."""
 
 from __future__ import annotations
 
@@ -103,6 +103,7 @@ class PooledBackend(SandboxBackend):
 BACKENDS: dict[str, str] = {
     "local": "codegym.sandbox.local:LocalBackend",
     "docker": "codegym.sandbox.docker:DockerBackend",
+    "ray": "codegym.sandbox.ray:RayBackend",
 }
 
 
