@@ -103,7 +103,7 @@ def eval_command(
     """
     from codegym.eval.passk import parse_ks
     from codegym.eval.runs import run_eval
-    from codegym.reward.scoring import RewardJudge
+    from codegym.reward.judges import judge_for
     from codegym.rollout.generation import ENGINES
 
     generator = None
@@ -195,7 +195,7 @@ def eval_command(
                 else None
             )
             with backend(backend_name, workers, coverage=config.measures_coverage) as sandbox:
-                judge = RewardJudge(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
+                judge = judge_for(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
                 outcome = _run(
                     run_eval,
                     pack=task_pack,

@@ -40,7 +40,7 @@ def judge(
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
-    from codegym.reward.scoring import RewardJudge
+    from codegym.reward.judges import judge_for
 
     with user_errors():
         try:
@@ -53,9 +53,7 @@ def judge(
                 total = count_rows(samples) if samples.is_file() else 0
                 results_cache = result_cache(cache) if with_reward else None
                 judge_rewards = (
-                    RewardJudge(sandbox, config, results_cache, yardstick_store(yardsticks))
-                    if config
-                    else None
+                    judge_for(sandbox, config, results_cache, yardstick_store(yardsticks)) if config else None
                 )
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except JudgeError as exc:

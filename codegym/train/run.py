@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym.reward.cache import open_cache
-from codegym.reward.scoring import RewardJudge
+from codegym.reward.judges import judge_for
 from codegym.reward.trl_rewards import TrlRewards
 from codegym.sandbox.backend import create_backend
 from codegym.tasks.registry import TaskRegistry
@@ -190,7 +190,7 @@ def run_training(
             if config.output.cache == "off"
             else open_cache(None if config.output.cache == "default" else config.output.cache)
         )
-        judge = RewardJudge(backend, reward_config, cache)
+        judge = judge_for(backend, reward_config, cache)
         judge.prepare(list(data.tasks.values()))  # reference yardsticks in one batch, before any step
         rewards = TrlRewards(
             judge,

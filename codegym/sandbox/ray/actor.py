@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from codegym.sandbox.ray import wire  # noqa: F401 - registers the MappingProxyType pickling
+from codegym.sandbox.ray import wire
 
 BLOB_CAPACITY = 4096
 

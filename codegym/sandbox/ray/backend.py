@@ -115,7 +115,9 @@ class RayBackend(SandboxBackend):
     def run_job(self, kind: str, work: Sequence[tuple[str, tuple, Callable[[], Any]]]) -> list[Any]:
         """Run items of another kind (the reward judge's `score`): (key, payload, blob maker) each."""
         job = Job(kind, len(work))
-        return self._run(job, [Item(job, i, key, payload, blob) for i, (key, payload, blob) in enumerate(work)])
+        return self._run(
+            job, [Item(job, i, key, payload, blob) for i, (key, payload, blob) in enumerate(work)]
+        )
 
     def _run(self, job: Job, work: list[Item]) -> list[Any]:
         dispatcher = self._ready()
@@ -128,6 +130,12 @@ class RayBackend(SandboxBackend):
         """Call `method` on every live actor (e.g. `prepare`), return what each returned."""
         handles = [slot.handle for slot in self._ready().live_actors()]
         return ray.get([getattr(handle, method).remote(*args) for handle in handles])
+
+    def reward_judge(self, config: Any = None, cache: Any = None, yardsticks: Any = None) -> Any:
+        """A reward judge that scores on the actors (see judge.py); used by `judge_for`."""
+        from codegym.sandbox.ray.judge import RayRewardJudge
+
+        return RayRewardJudge(self, config, cache, yardsticks)
 
     # -- results -----------------------------------------------------------------------------
     def _failure(self, item: Item, why: str) -> Any:
@@ -160,7 +168,9 @@ class RayBackend(SandboxBackend):
     def actor_stats(self) -> list[dict[str, Any]]:
         slots = self._ready().live_actors()
         stats = ray.get([slot.handle.stats.remote() for slot in slots])
-        return [{"node_id": slot.node_id, **(slot.info or {}), **s} for slot, s in zip(slots, stats, strict=True)]
+        return [
+            {"node_id": slot.node_id, **(slot.info or {}), **s} for slot, s in zip(slots, stats, strict=True)
+        ]
 
     def info(self) -> dict[str, Any]:
         dispatcher = self._ready()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ def quiet_environment() -> None:
     Ray's workers import this very codegym (a source checkout may not be the installed one)."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    if "ray._private.ray_constants" in sys.modules:  # read at import time: too late for the variable
+        sys.modules["ray._private.ray_constants"].ENABLE_RAY_CLUSTER = False
     source_root = str(Path(__file__).resolve().parents[3])
     paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     if source_root not in paths:

@@ -71,7 +71,9 @@ class RaySandboxConfig:
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"sandbox.{name} must be an integer >= 0, got {value!r}")
         if self.inner_backend not in INNER_BACKENDS:
-            raise ValueError(f"sandbox.inner_backend must be one of {INNER_BACKENDS}, got {self.inner_backend!r}")
+            raise ValueError(
+                f"sandbox.inner_backend must be one of {INNER_BACKENDS}, got {self.inner_backend!r}"
+            )
         if self.num_cpus_per_actor < 0:
             raise ValueError(f"sandbox.num_cpus_per_actor must be >= 0, got {self.num_cpus_per_actor}")
         if self.actor_start_timeout_s <= 0:

@@ -334,9 +334,9 @@ class Dispatcher:
             return
         now = time.monotonic()
         for slot in list(self._slots.values()):
-            if slot.node_id not in alive:  # its node left: its calls fail and are retried elsewhere
-                if not slot.info:
-                    self._drop(slot)
+            # a node that left: a starting actor there is dropped; a live one's calls fail and retry
+            if slot.node_id not in alive and not slot.info:
+                self._drop(slot)
         for node_id in sorted(alive):
             if not force and self._node_backoff.get(node_id, 0) > now:
                 continue
