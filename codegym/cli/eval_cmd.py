@@ -15,6 +15,7 @@ from codegym.cli.common import (
     BackendOption,
     CacheOption,
     CliError,
+    RayAddressOption,
     RewardConfigOption,
     TasksDirOption,
     WorkersOption,
@@ -83,6 +84,7 @@ def eval_command(
         None, "--label", help="Name shown in the leaderboard (default: the model or samples file)."
     ),
     backend_name: str = BackendOption,
+    ray_address: str = RayAddressOption,
     workers: int = WorkersOption,
     reward_config_path: Path = RewardConfigOption,
     cache: str = CacheOption,
@@ -194,7 +196,9 @@ def eval_command(
                 if generator is not None
                 else None
             )
-            with backend(backend_name, workers, coverage=config.measures_coverage) as sandbox:
+            with backend(
+                backend_name, workers, coverage=config.measures_coverage, ray_address=ray_address
+            ) as sandbox:
                 judge = judge_for(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
                 outcome = _run(
                     run_eval,

@@ -11,6 +11,7 @@ from rich.table import Table
 from codegym.cli.common import (
     BackendOption,
     CacheOption,
+    RayAddressOption,
     RewardConfigOption,
     TasksDirOption,
     WorkersOption,
@@ -31,6 +32,7 @@ def judge(
     pack: str = typer.Option(..., "--pack", "-p", help="Task pack the samples answer."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSONL; an existing one is resumed."),
     backend_name: str = BackendOption,
+    ray_address: str = RayAddressOption,
     workers: int = WorkersOption,
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Continue an interrupted --out file."),
     with_reward: bool = typer.Option(True, "--reward/--no-reward", help="Add the joint reward to each row."),
@@ -46,7 +48,10 @@ def judge(
         try:
             config = reward_config(reward_config_path) if with_reward else None
             with backend(
-                backend_name, workers, coverage=bool(config and config.measures_coverage)
+                backend_name,
+                workers,
+                coverage=bool(config and config.measures_coverage),
+                ray_address=ray_address,
             ) as sandbox:
                 sandbox.start_in_background()  # the workers start while the pack loads
                 task_pack = registry(tasks_dir).load(pack)

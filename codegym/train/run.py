@@ -180,9 +180,15 @@ def run_training(
     if processes.is_main_process:
         _write_run_config(run_dir, config, data, reward_config)
     started = time.monotonic()
-    workers = config.sandbox.workers or default_sandbox_workers(_local_processes(processes))
+    on_this_machine = config.sandbox.backend in ("local", "docker")  # ray/http: the nodes' own default
+    workers = config.sandbox.workers or (
+        default_sandbox_workers(_local_processes(processes)) if on_this_machine else 0
+    )
     with create_backend(
-        config.sandbox.backend, workers=workers, coverage=reward_config.measures_coverage
+        config.sandbox.backend,
+        workers=workers,
+        coverage=reward_config.measures_coverage,
+        **config.sandbox.backend_options(),
     ) as backend:
         backend.start()  # a sandbox that cannot start fails the run now, not mid-training
         cache = (
