@@ -5,7 +5,6 @@ the shared parts — the reward cache (Redis, shared by every replica and client
     GET  /metrics   Prometheus     POST /v1/judge   see api.py (bearer token unless on loopback)
 """
 
-from __future__ import annotations
 
 import asyncio
 import hmac
@@ -21,6 +20,22 @@ from ray import serve
 
 from codegym.serve.api import BadInput, RequestItem, TaskItem, parse_body, parse_item
 from codegym.serve.metrics import METRICS_ACTOR
+
+
+def _pack_fields(item: TaskItem) -> dict[str, Any]:
+    return {
+        "pack": item.pack.name,
+        "pack_version": item.pack.version,
+        "pack_hash": item.pack.content_hash[:16],
+    }
+
+
+def _replica_id() -> str:
+    try:
+        return serve.get_replica_context().replica_id.unique_id
+    except Exception:  # outside a replica (tests of the class itself)
+        return f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
 
 app = FastAPI(title="codegym judge")
 HEARTBEAT_S = 5.0
@@ -174,18 +189,3 @@ class JudgeService:
             "cache_lookups": len(tasks) if self.cache is not None else 0,
         }
         return [r for r in results if r is not None], outcome
-
-
-def _pack_fields(item: TaskItem) -> dict[str, Any]:
-    return {
-        "pack": item.pack.name,
-        "pack_version": item.pack.version,
-        "pack_hash": item.pack.content_hash[:16],
-    }
-
-
-def _replica_id() -> str:
-    try:
-        return serve.get_replica_context().replica_id.unique_id
-    except Exception:  # outside a replica (tests of the class itself)
-        return f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
