@@ -116,6 +116,10 @@ def create_backend(name: str, *, workers: int = 0, coverage: bool = False, **opt
         from codegym.sandbox.local import COVERAGE_PRELOAD
 
         options["preload"] = COVERAGE_PRELOAD
+    if name.startswith(("http://", "https://")):  # a running `codegym serve` judges on its side
+        from codegym.serve.client import HttpBackend
+
+        return HttpBackend(name, **options)
     target = BACKENDS.get(name)
     if target is None:
         raise UnknownNameError("sandbox backend", name, BACKENDS)

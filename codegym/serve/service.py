@@ -5,7 +5,6 @@ the shared parts — the reward cache (Redis, shared by every replica and client
     GET  /metrics   Prometheus     POST /v1/judge   see api.py (bearer token unless on loopback)
 """
 
-
 import asyncio
 import hmac
 import os
