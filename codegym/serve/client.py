@@ -38,12 +38,14 @@ class HttpBackend(SandboxBackend):
         token: str | None = None,
         retries: int = 5,
         timeout_s: float = 600.0,
+        chunk: int = CHUNK,
         **_ignored: Any,  # workers/preload: the service sizes its own sandboxes
     ) -> None:
         self.url = url.rstrip("/")
         self.token = token if token is not None else os.environ.get(token_env) or None
         self.retries = retries
         self.timeout_s = timeout_s
+        self.chunk = max(1, chunk)
         self.workers = 8  # callers size their chunks by it; the service bounds the real work
 
     # -- transport ---------------------------------------------------------------------------
@@ -87,8 +89,8 @@ class HttpBackend(SandboxBackend):
     ) -> list[ExecResult]:
         items = list(requests)
         out: list[ExecResult] = []
-        for start in range(0, len(items), CHUNK):
-            chunk = items[start : start + CHUNK]
+        for start in range(0, len(items), self.chunk):
+            chunk = items[start : start + self.chunk]
             answer = self.post([{"request": r.to_wire()} for r in chunk], reward=False)
             if isinstance(answer, str):
                 results = [ExecResult.sandbox_error(answer, backend=self.name) for _ in chunk]
@@ -124,8 +126,8 @@ class HttpRewardJudge(RewardJudge):
 
     def _score_many(self, items: Sequence[tuple[Task, str, int | None]]) -> list[ScoredSample]:
         out: list[ScoredSample] = []
-        for start in range(0, len(items), CHUNK):
-            chunk = items[start : start + CHUNK]
+        for start in range(0, len(items), self.http.chunk):
+            chunk = items[start : start + self.http.chunk]
             payload = [
                 {"task": {"pack": task.pack, "task_id": task.task_id}, "solution": code}
                 for task, code, _ in chunk
