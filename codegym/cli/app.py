@@ -19,6 +19,7 @@ from codegym.cli import (
     leaderboard_cmd,
     reward_cmd,
     sandbox_cmd,
+    serve_cmd,
     tasks_cmd,
     train_cmd,
 )
@@ -56,6 +57,7 @@ app.add_typer(sandbox_cmd.app, name="sandbox")
 app.command("context")(context_cmd.context)
 app.command("eval")(eval_cmd.eval_command)
 app.add_typer(leaderboard_cmd.app, name="leaderboard")
+app.command("serve")(serve_cmd.serve)
 
 
 def main() -> None:

@@ -24,7 +24,19 @@ error_console = Console(stderr=True)
 TasksDirOption = typer.Option(
     None, "--tasks-dir", help="Extra directory of task packs (searched before ./tasks and the bundled packs)."
 )
-BackendOption = typer.Option("local", "--backend", "-b", help="Sandbox backend: local or docker.")
+BackendOption = typer.Option(
+    "local",
+    "--backend",
+    "-b",
+    help="Sandbox backend: local, docker, ray (a Ray cluster's nodes), or http://HOST:PORT "
+    "(a `codegym serve` judge service; token from CODEGYM_SERVE_TOKEN).",
+)
+RayAddressOption = typer.Option(
+    None,
+    "--ray-address",
+    help="With --backend ray: `auto` joins the running cluster, HOST:PORT or ray://HOST:PORT that one; "
+    "without it a local Ray instance is started.",
+)
 WorkersOption = typer.Option(
     0, "--workers", "-w", help="Sandbox workers (0 = the backend default: two per CPU core)."
 )
@@ -52,8 +64,14 @@ def registry(tasks_dir: list[Path] | None) -> TaskRegistry:
     return TaskRegistry(tasks_dir or [])
 
 
-def backend(name: str, workers: int, *, coverage: bool = False, **options: Any) -> SandboxBackend:
+def backend(
+    name: str, workers: int, *, coverage: bool = False, ray_address: str | None = None, **options: Any
+) -> SandboxBackend:
     """Create a sandbox backend; `coverage` preloads coverage.py in its workers (the reward needs it)."""
+    if ray_address is not None:
+        if name != "ray":
+            raise CliError(f"--ray-address needs --backend ray, got --backend {name}")
+        options["address"] = ray_address
     from codegym.sandbox.backend import create_backend
 
     return create_backend(name, workers=workers, coverage=coverage, **options)

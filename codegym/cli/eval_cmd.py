@@ -15,6 +15,7 @@ from codegym.cli.common import (
     BackendOption,
     CacheOption,
     CliError,
+    RayAddressOption,
     RewardConfigOption,
     TasksDirOption,
     WorkersOption,
@@ -86,6 +87,7 @@ def eval_command(
         None, "--label", help="Name shown in the leaderboard (default: the model or samples file)."
     ),
     backend_name: str = BackendOption,
+    ray_address: str = RayAddressOption,
     workers: int = WorkersOption,
     reward_config_path: Path = RewardConfigOption,
     cache: str = CacheOption,
@@ -106,7 +108,7 @@ def eval_command(
     """
     from codegym.eval.passk import parse_ks
     from codegym.eval.runs import eval_output, run_eval
-    from codegym.reward.scoring import RewardJudge
+    from codegym.reward.judges import judge_for
     from codegym.rollout.generation import ENGINES
 
     generator = None
@@ -208,8 +210,10 @@ def eval_command(
                     if generator is not None
                     else None
                 )
-                with backend(backend_name, workers, coverage=config.measures_coverage) as sandbox:
-                    judge = RewardJudge(sandbox, config, results_cache, yardstick)
+                with backend(
+                    backend_name, workers, coverage=config.measures_coverage, ray_address=ray_address
+                ) as sandbox:
+                    judge = judge_for(sandbox, config, results_cache, yardstick)
                     outcome = _run(
                         run_eval,
                         pack=task_pack,

@@ -12,6 +12,7 @@ from rich.table import Table
 from codegym.cli.common import (
     BackendOption,
     CacheOption,
+    RayAddressOption,
     RewardConfigOption,
     TasksDirOption,
     WorkersOption,
@@ -35,6 +36,7 @@ def judge(
     pack: str = typer.Option(..., "--pack", "-p", help="Task pack the samples answer."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSONL; an existing one is resumed."),
     backend_name: str = BackendOption,
+    ray_address: str = RayAddressOption,
     workers: int = WorkersOption,
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Continue an interrupted --out file."),
     with_reward: bool = typer.Option(True, "--reward/--no-reward", help="Add the joint reward to each row."),
@@ -45,22 +47,23 @@ def judge(
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
     from codegym.eval.judge import count_rows
-    from codegym.reward.scoring import RewardJudge
+    from codegym.reward.judges import judge_for
 
     with user_errors():
         try:
             config = reward_config(reward_config_path) if with_reward else None
             with backend(
-                backend_name, workers, coverage=bool(config and config.measures_coverage)
+                backend_name,
+                workers,
+                coverage=bool(config and config.measures_coverage),
+                ray_address=ray_address,
             ) as sandbox:
                 sandbox.start_in_background()  # the workers start while the pack loads
                 task_pack = registry(tasks_dir).load(pack)
                 total = count_rows(samples) if samples.is_file() else 0
                 results_cache = result_cache(cache) if with_reward else None
                 judge_rewards = (
-                    RewardJudge(sandbox, config, results_cache, yardstick_store(yardsticks))
-                    if config
-                    else None
+                    judge_for(sandbox, config, results_cache, yardstick_store(yardsticks)) if config else None
                 )
                 summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""The backend interface and the registry of backends (`local`, `docker`)."""
+"""The backend interface and the registry of backends (`local`, `docker`, `ray`)."""
 
 from __future__ import annotations
 
@@ -104,6 +104,7 @@ class PooledBackend(SandboxBackend):
 BACKENDS: dict[str, str] = {
     "local": "codegym.sandbox.local:LocalBackend",
     "docker": "codegym.sandbox.docker:DockerBackend",
+    "ray": "codegym.sandbox.ray:RayBackend",
 }
 
 
@@ -116,6 +117,10 @@ def create_backend(name: str, *, workers: int = 0, coverage: bool = False, **opt
         from codegym.sandbox.local import COVERAGE_PRELOAD
 
         options["preload"] = COVERAGE_PRELOAD
+    if name.startswith(("http://", "https://")):  # a running `codegym serve` judges on its side
+        from codegym.serve.client import HttpBackend
+
+        return HttpBackend(name, **options)
     target = BACKENDS.get(name)
     if target is None:
         raise UnknownNameError("sandbox backend", name, BACKENDS)

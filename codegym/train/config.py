@@ -141,8 +141,57 @@ class DataConfig:
 
 @dataclass(frozen=True)
 class SandboxSettings:
-    backend: str = field(default="local", metadata={"help": "Sandbox backend: local or docker."})
-    workers: int = field(default=0, metadata={"help": "Sandbox workers (0 = the backend's default)."})
+    backend: str = field(
+        default="local",
+        metadata={
+            "help": "Sandbox backend: local, docker, ray, or http://host:port (a `codegym serve` judge)."
+        },
+    )
+    workers: int = field(
+        default=0, metadata={"help": "Sandbox workers (0 = the backend's default; ray: per actor)."}
+    )
+    # the ray backend's settings (codegym.sandbox.ray.RaySandboxConfig has the rest)
+    address: str | None = field(
+        default=None,
+        metadata={
+            "help": "ray: null starts a local Ray instance, auto joins the running cluster, or host:port."
+        },
+    )
+    actors_per_node: int = field(default=1, metadata={"help": "ray: sandbox actors per matching node."})
+    node_resources: dict[str, float] = field(
+        default_factory=dict, metadata={"help": "ray: custom resources a sandbox node must offer."}
+    )
+    node_labels: dict[str, str] = field(
+        default_factory=dict, metadata={"help": "ray: labels a sandbox node must carry."}
+    )
+    token_env: str = field(
+        default="CODEGYM_SERVE_TOKEN",
+        metadata={"help": "http://...: environment variable holding the judge service's bearer token."},
+    )
+
+    def __post_init__(self) -> None:
+        ray_only = (
+            self.address is not None or self.node_resources or self.node_labels or self.actors_per_node != 1
+        )
+        if ray_only and self.backend != "ray":
+            raise ValueError(
+                "sandbox.address, actors_per_node, node_resources and node_labels need backend: ray"
+            )
+        if self.actors_per_node < 1:
+            raise ValueError(f"sandbox.actors_per_node must be >= 1, got {self.actors_per_node}")
+
+    def backend_options(self) -> dict[str, Any]:
+        """Options for create_backend beyond workers."""
+        if self.backend == "ray":
+            return {
+                "address": self.address,
+                "actors_per_node": self.actors_per_node,
+                "node_resources": dict(self.node_resources),
+                "node_labels": dict(self.node_labels),
+            }
+        if self.backend.startswith(("http://", "https://")):
+            return {"token_env": self.token_env}
+        return {}
 
 
 MIN_ATTEMPT_TOKENS = 16

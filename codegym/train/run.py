@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym.reward.cache import open_cache
-from codegym.reward.scoring import RewardJudge
+from codegym.reward.judges import judge_for
 from codegym.reward.trl_rewards import TrlRewards
 from codegym.sandbox.backend import create_backend
 from codegym.tasks.registry import TaskRegistry
@@ -180,9 +180,15 @@ def run_training(
     if processes.is_main_process:
         _write_run_config(run_dir, config, data, reward_config)
     started = time.monotonic()
-    workers = config.sandbox.workers or default_sandbox_workers(_local_processes(processes))
+    on_this_machine = config.sandbox.backend in ("local", "docker")  # ray/http: the nodes' own default
+    workers = config.sandbox.workers or (
+        default_sandbox_workers(_local_processes(processes)) if on_this_machine else 0
+    )
     with create_backend(
-        config.sandbox.backend, workers=workers, coverage=reward_config.measures_coverage
+        config.sandbox.backend,
+        workers=workers,
+        coverage=reward_config.measures_coverage,
+        **config.sandbox.backend_options(),
     ) as backend:
         backend.start()  # a sandbox that cannot start fails the run now, not mid-training
         cache = (
@@ -190,7 +196,7 @@ def run_training(
             if config.output.cache == "off"
             else open_cache(None if config.output.cache == "default" else config.output.cache)
         )
-        judge = RewardJudge(backend, reward_config, cache)
+        judge = judge_for(backend, reward_config, cache)
         judge.prepare(list(data.tasks.values()))  # reference yardsticks in one batch, before any step
         rewards = TrlRewards(
             judge,
