@@ -183,3 +183,28 @@ def test_serve_refuses_a_public_bind_without_a_token(monkeypatch) -> None:
     monkeypatch.delenv("CODEGYM_SERVE_TOKEN", raising=False)
     with pytest.raises(ValueError, match="needs a bearer token"):
         ServeConfig(host="0.0.0.0")
+
+
+def test_the_judge_cli_runs_on_the_service_and_on_ray(service, tmp_path) -> None:
+    """`codegym judge --backend http://...` and `--backend ray`, as users run them (fresh processes)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO_ROOT
+
+    samples = tmp_path / "s.jsonl"
+    rows = [item("HumanEval/0"), item("HumanEval/2", "def truncate_number(number):\n    return 0.0\n")]
+    samples.write_text(
+        "".join(json.dumps({"task_id": r["task"]["task_id"], "solution": r["solution"]}) + "\n" for r in rows)
+    )
+    env = {**os.environ, "CODEGYM_SERVE_TOKEN": TOKEN}
+    for backend_name in (service, "ray"):
+        out = tmp_path / f"out-{backend_name.split(':')[0]}.jsonl"
+        argv = [sys.executable, "-m", "codegym.cli.app", "judge", str(samples), "--pack", "humaneval"]
+        argv += ["--backend", backend_name, "--out", str(out), "--cache", "off"]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT, env=env)
+        assert done.returncode == 0, (backend_name, done.stdout[-1500:], done.stderr[-1500:])
+        judged = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [r["passed"] for r in judged] == [True, False], backend_name
+        assert isinstance(judged[0]["reward"], float) and judged[1]["status"] == "failed"

@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from codegym.errors import CodegymError
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.config import COMPONENTS, RewardConfig
 from codegym.reward.scoring import RewardJudge, ScoredSample
@@ -23,7 +24,7 @@ from codegym.tasks.model import Task
 CHUNK = 64  # programs per HTTP request: small enough to retry cheaply, big enough to amortise
 
 
-class ServiceInputError(ValueError):
+class ServiceInputError(CodegymError, ValueError):
     """The service refused the request (4xx); the message is the service's."""
 
 

@@ -53,7 +53,8 @@ class RayBackend(SandboxBackend):
             if self._dispatcher is not None:
                 return
             try:
-                self._connected_here = wire_connect(self.config)
+                if not self._connected_here:
+                    self._connected_here = wire_connect(self.config)
                 dispatcher = Dispatcher(
                     self.config, self.inner_options, make_failure=self._failure, decode=self._decode
                 )
@@ -63,6 +64,15 @@ class RayBackend(SandboxBackend):
             self._dispatcher = dispatcher
 
     def start_in_background(self) -> None:
+        # ray.init belongs on the main thread (it installs signal handlers, and a failure there ends
+        # the process); only the actors start in the background
+        with self._start_lock:
+            if self._dispatcher is None and not self._connected_here:
+                try:
+                    self._connected_here = wire_connect(self.config)
+                except RuntimeError as exc:
+                    raise SandboxUnavailable(f"ray backend: {exc}") from exc
+
         def run() -> None:
             try:
                 self.start()
