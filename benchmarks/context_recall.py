@@ -149,11 +149,12 @@ def main() -> None:
     ap.add_argument("--tokenizer", default=None, help="tokenizer.json or directory (default: the estimate)")
     ap.add_argument("--show", type=int, default=0, help="print N holes per package with their ground truth")
     ap.add_argument("--packages", default="", help="comma-separated import names to run (default: all)")
+    ap.add_argument("--role", choices=("dev", "held-out"), default=None, help="only packages of this role")
     args = ap.parse_args()
     count = load_token_counter(args.tokenizer) if args.tokenizer else None
     t_start = time.perf_counter()
     wanted = {name.strip() for name in args.packages.split(",") if name.strip()}
-    data = load(args.per_package, wanted)
+    data = load(args.per_package, wanted, args.role)
     rows = []
     for label, role, root, repo, holes in data:
         if args.show:
