@@ -50,10 +50,10 @@ class FileIndex:
         order = sorted(range(len(parsed.definitions)), key=lambda i: parsed.definitions[i].start_byte)
         for i in order:  # later definitions of a name win, as at run time
             d = parsed.definitions[i]
-            if d.parent == MODULE_SCOPE:
-                index.module_defs[d.name] = i
-            else:
-                index.members.setdefault(d.parent, {})[d.name] = i
+            table = index.module_defs if d.parent == MODULE_SCOPE else index.members.setdefault(d.parent, {})
+            if d.name in table and _is_accessor(d):
+                continue  # `@x.setter def x`: the property stays the getter (what readers call)
+            table[d.name] = i
         for b in sorted(parsed.imports, key=lambda b: b.line):
             if b.star:
                 if b.scope == MODULE_SCOPE:
@@ -61,6 +61,10 @@ class FileIndex:
             else:
                 index.imports.setdefault(b.scope, {})[b.local] = b
         return index
+
+
+def _is_accessor(d: Definition) -> bool:
+    return any(dec in (f"{d.name}.setter", f"{d.name}.deleter") for dec in d.decorators)
 
 
 class RepoGraph:

@@ -228,6 +228,11 @@ class _Extractor:
                 supers = node.child_by_field_name("superclasses")
                 if supers is not None:
                     bases = tuple(_base_text(b) for b in supers.named_children if _base_text(b))
+            decorators: tuple[str, ...] = ()
+            if decorated:
+                decorators = tuple(
+                    _decorator_text(c) for c in outer.named_children if c.type == "decorator"
+                )
             index = len(self.defs)
             self.defs.append(
                 Definition(
@@ -245,6 +250,7 @@ class _Extractor:
                     body_line=(body.start_point[0] + 1) if body is not None else node.end_point[0] + 2,
                     column=node.start_point[1],
                     bases=bases,
+                    decorators=decorators,
                 )
             )
             self._bind(parent, name)
@@ -547,3 +553,11 @@ def _base_text(node: Any) -> str:
         value = node.child_by_field_name("value")
         return _text(value) if value is not None and value.type in ("identifier", "attribute") else ""
     return ""
+
+
+def _decorator_text(node: Any) -> str:
+    """`@functools.lru_cache(maxsize=None)` -> "functools.lru_cache"; `@x.setter` -> "x.setter"."""
+    expr = node.named_children[0] if node.named_child_count else None
+    if expr is not None and expr.type == "call":
+        expr = expr.child_by_field_name("function")
+    return _text(expr) if expr is not None and expr.type in ("identifier", "attribute") else ""
