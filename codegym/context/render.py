@@ -39,7 +39,7 @@ MAX_VALUE_CHARS = 160  # an assignment longer than this (or than MAX_VALUE_LINES
 MAX_VALUE_LINES = 3
 MAX_INIT_LINES = 8  # a longer constructor header is shown in its compact (names-only) form
 MAX_INIT_CHARS = 240  # ... and so is a wider one; a compact form still wider keeps its first parameters
-MAX_FIELDS = 10  # dataclass-style fields shown for a class without a constructor
+MAX_FIELDS = 6  # dataclass-style fields shown for a class without a constructor
 _FIELD_DECORATORS = ("dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclass_transform")
 _FIELD_BASES = ("NamedTuple", "TypedDict", "BaseModel", "Struct")
 
@@ -527,14 +527,13 @@ def choose(
     options: RenderOptions,
     already: Sequence[_Item] = (),
 ) -> list[_Item]:
-    """Coverage first, detail second.
+    """Coverage first, then signatures, then detail.
 
-    1. signatures of every candidate scoring at least `core_fraction` of the best, best first (a
-       cheaper tier when the signature does not fit);
-    2. upgrades in rank order: whole source for the best few short ones, else docstring summaries;
-    3. more candidates further down the ranking while room is left (classes by name, then their
-       constructors best first).
-    With `already` (a top-up round), only step 3 runs, on top of those items and with `budget` spare.
+    1. every candidate scoring at least `core_fraction` of the best, best first, by name (compact);
+    2. those upgraded to their signatures (a class: its constructor), best first;
+    3. docstring summaries, or the whole source for the best few short functions;
+    4. further candidates down the ranking by name, then their signatures, while room is left.
+    With `already` (a top-up round), only step 4 runs, on top of those items with `budget` spare.
     """
     sel = _Selection(graph, budget, count, already)
     candidates = list(ranked[: options.max_candidates])
@@ -542,10 +541,7 @@ def choose(
         return list(sel.items.values())
     top = candidates[0][1]
     core = [] if already else [(s, v) for s, v in candidates if v >= options.core_fraction * top]
-    for sym, score in core:
-        if sel.left <= 4:
-            break
-        sel.add_best(sym, score)
+    _names_then_signatures(sel, core)
     full = 0
     for sym, score in core[: options.max_detailed]:
         if sym not in sel.items or sel.left <= 4:
@@ -560,22 +556,25 @@ def choose(
         ):
             full += 1
             continue
-        if d.kind in ("function", "method", "class"):
+        if d.kind in ("function", "method", "class") and sel.items[sym].tier == "signature":
             sel.upgrade(sym, "doc")
-    later = []
-    for sym, score in candidates[len(core) :]:
+    rest = [(sym, score) for sym, score in candidates[len(core) :] if sym not in sel.items]
+    _names_then_signatures(sel, rest)
+    return list(sel.items.values())
+
+
+def _names_then_signatures(sel: _Selection, group: Sequence[tuple[Sym, float]]) -> None:
+    """Name every member of `group` that fits (best first), then upgrade them to signatures."""
+    added = []
+    for sym, score in group:
         if sel.left <= 4:
             break
-        if sym not in sel.items:
-            # further down the ranking a class first comes by name: constructors are what cost
-            is_class = _def(graph, sym).kind == "class"
-            if sel.add_best(sym, score, "name" if is_class else "signature") and is_class:
-                later.append(sym)
-    for sym in later:  # then, best first, the constructors of those classes while room is left
+        if sel.add(sym, score, "name"):
+            added.append(sym)
+    for sym in added:
         if sel.left <= 4:
             break
         sel.upgrade(sym, "signature")
-    return list(sel.items.values())
 
 
 def window(graph: RepoGraph, hole: Hole, budget: int, count: TokenCounter) -> tuple[str, tuple[int, int]]:
