@@ -112,6 +112,7 @@ class RankWeights:
     classes_expanded: int = 8
     member_base: float = 0.15
     distance_lines: float = 40.0  # half-weight distance for file references
+    spread: float = 3.0  # down-weighting of file references by the share of the file's functions using them
 
 
 def subwords(name: str) -> list[str]:
@@ -279,6 +280,7 @@ class _Scorer:
         """References elsewhere in the file, sibling methods weighted up; log-damped so `t.Optional`
         cannot dominate."""
         graph, path, mass = self.graph, self.hole.path, defaultdict(float)
+        units: dict[Sym, set[int]] = defaultdict(set)
         for ref, sym in graph.resolved(path):
             if sym is None or not sym.is_definition or self.in_hole(ref.byte):
                 continue
@@ -286,8 +288,14 @@ class _Scorer:
             if self.hole_class is not None and graph.enclosing_class(path, ref.scope) == self.hole_class:
                 amount += self.w.sibling_ref
             mass[sym] += amount
+            units[sym].add(graph.outermost_function(path, ref.scope))
+        n_units = max(1, len({u for found in units.values() for u in found}))
         for sym, value in mass.items():
-            self.add(sym, math.log1p(value))
+            # a name most of the file's functions use (a type alias, the module's main class) says
+            # little about this body: down-weight by the share of units using it
+            share = len(units[sym]) / n_units
+            spread = 1.0 / (1.0 + self.w.spread * max(0.0, share - 0.1))
+            self.add(sym, math.log1p(value) * spread)
 
     def imports(self) -> None:
         """An import the rest of the file no longer uses is what the missing body used."""
