@@ -103,7 +103,7 @@ def block_report(text: str) -> tuple[dict[str, set[str]], dict[str, set[str]], i
             continue
         seen, good = present.setdefault(path, set()), usable.setdefault(path, set())
 
-        def walk(nodes: list[ast.stmt], prefix: str) -> None:
+        def walk(nodes: list[ast.stmt], prefix: str, seen: set[str] = seen, good: set[str] = good) -> None:
             for node in nodes:
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                     seen.add(prefix + node.name)
@@ -112,7 +112,8 @@ def block_report(text: str) -> tuple[dict[str, set[str]], dict[str, set[str]], i
                     qual = prefix + node.name
                     seen.add(qual)
                     ctor = any(
-                        isinstance(n, ast.FunctionDef) and n.name in ("__init__", "__new__") for n in node.body
+                        isinstance(n, ast.FunctionDef) and n.name in ("__init__", "__new__")
+                        for n in node.body
                     )
                     fields = any(isinstance(n, ast.AnnAssign) for n in node.body)
                     if ctor or fields:
@@ -195,7 +196,9 @@ def run_package(
             res["ours"][budget].append(len(got & case.truth))
             res["fill"][budget].append(ctx.token_count / budget)
             if REAL is not None:
-                res["real_fill"][budget].append(len(REAL.encode(ctx.text, add_special_tokens=False).ids) / budget)
+                res["real_fill"][budget].append(
+                    len(REAL.encode(ctx.text, add_special_tokens=False).ids) / budget
+                )
             present, usable, blocks, invalid = block_report(ctx.text)
             res["blocks"] += blocks
             res["invalid"] += invalid
@@ -311,7 +314,9 @@ def main() -> None:
             print(f"{method:<16}{gname:<18}{cells}")
 
     print("\nUsable recall: the definition is shown with its signature (callable: parameters; class: its")
-    print("constructor when it has one in the repository), macro mean over holes; budget use: tokens / budget")
+    print(
+        "constructor when it has one in the repository), macro mean over holes; budget use: tokens / budget"
+    )
     print("(use: the counter's tokens; bpe: a 32k code BPE's tokens, see context_tokens.py)")
     print(f"{'package':<18}" + "".join(f"{'usable ' + str(b):>14}" for b in BUDGETS), end="")
     print("".join(f"{'use ' + str(b):>10}" for b in BUDGETS), end="")

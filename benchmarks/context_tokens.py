@@ -42,7 +42,9 @@ def train(name: str, vocab: int, style: str):
     if out.is_file():
         return Tokenizer.from_file(str(out))
     stdlib = Path(os.__file__).parent
-    files = sorted(p for p in stdlib.rglob("*.py") if "site-packages" not in p.parts and "test" not in p.parts)
+    files = sorted(
+        p for p in stdlib.rglob("*.py") if "site-packages" not in p.parts and "test" not in p.parts
+    )
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in files]
     tok = Tokenizer(models.BPE())
     if style == "gpt2":

@@ -53,14 +53,23 @@ class ContextEngine:
         self._disk = ParseCache(cache_dir)
         self._parser: PythonParser | None = None
         self._parsed: OrderedDict[str, ParsedFile] = OrderedDict()
-        self._graphs: OrderedDict[str, RepoGraph] = OrderedDict()
+        self._graphs: OrderedDict[str, tuple[RepoGraph, dict[str, str]]] = OrderedDict()
+        self._base: tuple[RepoGraph, dict[str, str]] | None = None
         self.max_file_bytes = max_file_bytes
         self.weights = weights or RankWeights()
-        self.stats = {"parsed": 0, "disk_hits": 0, "memory_hits": 0}
+        self.stats = {
+            "parsed": 0,
+            "disk_hits": 0,
+            "memory_hits": 0,
+            "full_builds": 0,
+            "incremental_builds": 0,
+        }
 
     # --- indexing ----------------------------------------------------------------------------------
     def graph(self, repo: RepoFiles) -> RepoGraph:
-        """The graph of a repository state, from memory when the same files were indexed before."""
+        """The graph of a repository state: from memory when the same files were indexed before,
+        patched from a kept graph when only one file's content differs (`RepoGraph.updated`), else
+        built from parses (the caches make unchanged files free)."""
         hashes = {path: content_hash(data) for path, data in repo.files.items()}
         key = hashlib.blake2b(
             repr((repo.root_name, sorted(hashes.items()))).encode(), digest_size=16
@@ -68,13 +77,33 @@ class ContextEngine:
         cached = self._graphs.get(key)
         if cached is not None:
             self._graphs.move_to_end(key)
-            return cached
-        parsed = self._parse_all(repo.files, hashes)
-        graph = RepoGraph(repo.files, parsed, repo.root_name)
-        self._graphs[key] = graph
+            return cached[0]
+        graph = self._incremental(repo, hashes)
+        if graph is None:
+            parsed = self._parse_all(repo.files, hashes)
+            graph = RepoGraph(repo.files, parsed, repo.root_name)
+            self.stats["full_builds"] += 1
+            self._base = (graph, hashes)  # edits are usually made against the last full state
+        else:
+            self.stats["incremental_builds"] += 1
+        self._graphs[key] = (graph, hashes)
         while len(self._graphs) > _GRAPHS_KEPT:
             self._graphs.popitem(last=False)
         return graph
+
+    def _incremental(self, repo: RepoFiles, hashes: dict[str, str]) -> RepoGraph | None:
+        """Patch the most recent kept graph of the same file set that differs in one file's content."""
+        kept = list(reversed(self._graphs.values()))
+        for graph, old_hashes in [*kept, *([self._base] if self._base is not None else [])]:
+            if graph.root_name != repo.root_name or old_hashes.keys() != hashes.keys():
+                continue
+            changed = [p for p, h in hashes.items() if old_hashes[p] != h]
+            if len(changed) != 1:
+                continue
+            path = changed[0]
+            parsed = self._parse_all({path: repo.files[path]}, {path: hashes[path]})[path]
+            return graph.updated(path, repo.files[path], parsed)
+        return None
 
     def _parse_all(self, files: Mapping[str, bytes], hashes: Mapping[str, str]) -> dict[str, ParsedFile]:
         found: dict[str, ParsedFile] = {}

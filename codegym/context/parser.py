@@ -45,6 +45,7 @@ _QUERY = """
 (if_statement condition: (comparison_operator (identifier) @main_guard (string)))
 (identifier) @id
 """
+_ORDERED_CAPTURES = ("import", "import_from", "future", "assign_left", "aug_left", "for_left", "as_target")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _NOT_NAMES = frozenset({"None", "True", "False", "and", "or", "not", "in", "is", "lambda"})
 
@@ -143,6 +144,11 @@ class PythonParser:
         tree = self._parser.parse(source)
         root = tree.root_node
         caps: dict[str, list[Any]] = self._ts.QueryCursor(self._query).captures(root)
+        for key in _ORDERED_CAPTURES:
+            # capture lists do not always come in source order; definition indices and import order
+            # must not depend on it (incremental updates compare parses of the same file)
+            if key in caps:
+                caps[key] = sorted(caps[key], key=lambda n: (n.start_byte, n.end_byte))
         return _Extractor(source, caps, root.has_error, content_hash).run()
 
 
@@ -230,9 +236,7 @@ class _Extractor:
                     bases = tuple(_base_text(b) for b in supers.named_children if _base_text(b))
             decorators: tuple[str, ...] = ()
             if decorated:
-                decorators = tuple(
-                    _decorator_text(c) for c in outer.named_children if c.type == "decorator"
-                )
+                decorators = tuple(_decorator_text(c) for c in outer.named_children if c.type == "decorator")
             index = len(self.defs)
             self.defs.append(
                 Definition(

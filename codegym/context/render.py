@@ -21,6 +21,7 @@ estimates while choosing, and the engine recounts the assembled text exactly (`c
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,7 +39,7 @@ MAX_FULL_LINES = 40
 MAX_VALUE_CHARS = 160  # an assignment longer than this (or than MAX_VALUE_LINES) has its value elided
 MAX_VALUE_LINES = 3
 MAX_INIT_LINES = 8  # a longer constructor header is shown in its compact (names-only) form
-MAX_INIT_CHARS = 240  # ... and so is a wider one; a compact form still wider keeps its first parameters
+MAX_INIT_CHARS = 160  # ... and so is a wider one; a compact form still wider keeps its first parameters
 MAX_FIELDS = 6  # dataclass-style fields shown for a class without a constructor
 _FIELD_DECORATORS = ("dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclass_transform")
 _FIELD_BASES = ("NamedTuple", "TypedDict", "BaseModel", "Struct")
@@ -355,7 +356,7 @@ def class_body(graph: RepoGraph, cls: Sym, tier: str, skip: frozenset[Sym] = fro
         members = graph.index[cls.path].members.get(cls.index, {}).values()
         for index in sorted(members, key=lambda i: defs[i].start_byte):
             member = Sym(cls.path, index)
-            if _def(graph, member).kind == "attribute" and member not in skip:
+            if _def(graph, member).kind == "attribute":
                 fields.append(assignment_text(graph, member, "signature"))
         parts.extend(fields[:MAX_FIELDS])
         if len(fields) > MAX_FIELDS:
@@ -436,24 +437,33 @@ def assemble_blocks(graph: RepoGraph, items: Sequence[_Item]) -> list[str]:
         children: dict[Sym | None, list[Sym]] = {}
         for sym in chosen:
             chain: list[Sym | None] = [None, *_containers(graph, sym), sym]
-            for parent, child in zip(chain, chain[1:], strict=False):
+            for parent, child in itertools.pairwise(chain):
                 assert child is not None
                 siblings = children.setdefault(parent, [])
                 if child not in siblings:
                     siblings.append(child)
 
-        def render(node: Sym) -> str:
-            item = chosen.get(node)
-            kids = sorted(children.get(node, ()), key=lambda s: _def(graph, s).start_byte)
-            if _def(graph, node).kind != "class":
-                assert item is not None
-                return item.text
-            members = [render(kid) for kid in kids]
-            return render_class(graph, node, item.tier if item else "name", members, frozenset(kids))
-
         top = sorted(children.get(None, ()), key=lambda s: _def(graph, s).start_byte)
-        blocks.append("\n".join([file_label(path), *(render(sym) for sym in top)]))
+        blocks.append(
+            "\n".join([file_label(path), *(_render_node(graph, sym, chosen, children) for sym in top)])
+        )
     return blocks
+
+
+def _render_node(
+    graph: RepoGraph, node: Sym, chosen: dict[Sym, _Item], children: dict[Sym | None, list[Sym]]
+) -> str:
+    """An item, or a class with its chosen members nested (recursively) under its header."""
+    item = chosen.get(node)
+    kids = sorted(children.get(node, ()), key=lambda s: _def(graph, s).start_byte)
+    if _def(graph, node).kind != "class":
+        assert item is not None
+        return item.text
+    tier = item.tier if item else "name"
+    if tier != "name" and constructor(graph, node) is None and _is_field_class(graph, node):
+        kids = [k for k in kids if _def(graph, k).kind != "attribute"]  # fields are in its body
+    members = [_render_node(graph, kid, chosen, children) for kid in kids]
+    return render_class(graph, node, tier, members, frozenset(kids))
 
 
 def assemble(graph: RepoGraph, items: Sequence[_Item]) -> str:
@@ -464,7 +474,9 @@ def assemble(graph: RepoGraph, items: Sequence[_Item]) -> str:
 class _Selection:
     """Chosen items and the budget left, with the per-file / per-class label costs paid once."""
 
-    def __init__(self, graph: RepoGraph, budget: int, count: TokenCounter, items: Sequence[_Item] = ()) -> None:
+    def __init__(
+        self, graph: RepoGraph, budget: int, count: TokenCounter, items: Sequence[_Item] = ()
+    ) -> None:
         self.graph = graph
         self.count = count
         self.left = budget
