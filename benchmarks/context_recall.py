@@ -19,7 +19,9 @@ Ranking weights were tuned on the "dev" packages only; "held-out" rows are the h
 from __future__ import annotations
 
 import argparse
+import ast
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -30,14 +32,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from context_baseline import SlidingWindowIndex
-from context_data import HoleCase, line_count, load
+from context_data import CACHE, HoleCase, line_count, load
 
 from codegym.context import ContextEngine, estimate_tokens, load_token_counter
+from codegym.context.graph import RepoGraph, Sym
 from codegym.context.parser import PythonParser
+from codegym.context.render import constructor
 from codegym.context.repo import RepoFiles, scan_repo
 from codegym.context.tokens import TokenCounter
 
 BUDGETS = (512, 1024, 2048)
+# budget use is also reported in the tokens of a real code BPE when benchmarks/context_tokens.py has
+# trained one (32k vocabulary, cached): the estimate is calibrated against it
+_REAL_PATH = CACHE / "tok" / "bpe32k-gpt2.json"
+REAL = None
+if _REAL_PATH.is_file():
+    from tokenizers import Tokenizer
+
+    REAL = Tokenizer.from_file(str(_REAL_PATH))
 
 
 def header_lines(repo: RepoFiles) -> dict[tuple[str, str], int]:
@@ -64,6 +76,76 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+_BLOCK = re.compile(r"^# file: (.+)$", re.M)
+
+
+def block_report(text: str) -> tuple[dict[str, set[str]], dict[str, set[str]], int, int]:
+    """Parse each `# file:` definitions block (the current-file window is left out).
+
+    Returns (qualnames present per path, qualnames shown with a signature per path, blocks, invalid
+    blocks). "With a signature": a function/method header (parameters), a class with a constructor
+    (`__init__` / `__new__`) or dataclass-style fields in its body, an assignment.
+    """
+    present: dict[str, set[str]] = {}
+    usable: dict[str, set[str]] = {}
+    marks = list(_BLOCK.finditer(text))
+    blocks = invalid = 0
+    for k, mark in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        path, body = mark.group(1), text[mark.end() : end]
+        if path.endswith(")") and " (current file" in path:
+            continue  # the local window is a verbatim prefix of the current file
+        blocks += 1
+        try:
+            tree = ast.parse(body)
+        except SyntaxError:
+            invalid += 1
+            continue
+        seen, good = present.setdefault(path, set()), usable.setdefault(path, set())
+
+        def walk(nodes: list[ast.stmt], prefix: str, seen: set[str] = seen, good: set[str] = good) -> None:
+            for node in nodes:
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    seen.add(prefix + node.name)
+                    good.add(prefix + node.name)
+                elif isinstance(node, ast.ClassDef):
+                    qual = prefix + node.name
+                    seen.add(qual)
+                    ctor = any(
+                        isinstance(n, ast.FunctionDef) and n.name in ("__init__", "__new__")
+                        for n in node.body
+                    )
+                    fields = any(isinstance(n, ast.AnnAssign) for n in node.body)
+                    if ctor or fields:
+                        good.add(qual)
+                    walk(node.body, qual + ".")
+                elif isinstance(node, ast.Assign | ast.AnnAssign):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for t in targets:
+                        for n in ast.walk(t):
+                            if isinstance(n, ast.Name):
+                                seen.add(prefix + n.id)
+                                good.add(prefix + n.id)
+
+        walk(tree.body, "")
+    return present, usable, blocks, invalid
+
+
+def needs_constructor(graph: RepoGraph, path: str, qual: str) -> bool:
+    """Whether a class has a constructor (own or inherited within the repo) its rendering must show."""
+    for i, d in enumerate(graph.parsed[path].definitions):
+        if d.qualname == qual:
+            return d.kind == "class" and constructor(graph, Sym(path, i)) is not None
+    return False
+
+
+def kind_of(graph: RepoGraph, path: str, qual: str) -> str:
+    for d in graph.parsed[path].definitions:
+        if d.qualname == qual:
+            return d.kind
+    return "?"
+
+
 def run_package(
     label: str,
     root: Path,
@@ -71,13 +153,24 @@ def run_package(
     holes: list[HoleCase],
     count: TokenCounter | None,
     cold_holes: int,
+    with_baseline: bool = True,
 ) -> dict:
     counter = count or estimate_tokens
     heads = header_lines(repo)
-    baseline = SlidingWindowIndex(repo)
+    baseline = SlidingWindowIndex(repo) if with_baseline else None
     engine = ContextEngine()
-    engine.graph(repo)  # index the pristine package once: per-hole queries are then incremental
-    res: dict = {"ours": {b: [] for b in BUDGETS}, "base": {b: [] for b in BUDGETS}, "truth": []}
+    pristine = engine.graph(repo)  # index the pristine package once: per-hole queries are then incremental
+    res: dict = {
+        "ours": {b: [] for b in BUDGETS},
+        "usable": {b: [] for b in BUDGETS},
+        "fill": {b: [] for b in BUDGETS},
+        "real_fill": {b: [] for b in BUDGETS},
+        "base": {b: [] for b in BUDGETS},
+        "truth": [],
+        "blocks": 0,
+        "invalid": 0,
+        "by_kind": {},  # kind -> [found at 1024, total]
+    }
     lat: dict[str, list[float]] = {
         "incremental": [],
         "warm": [],
@@ -101,6 +194,29 @@ def run_package(
             assert ctx.token_count <= budget, (label, case.qualname, budget, ctx.token_count)
             got = {(s.path, s.name) for s in ctx.symbols}
             res["ours"][budget].append(len(got & case.truth))
+            res["fill"][budget].append(ctx.token_count / budget)
+            if REAL is not None:
+                res["real_fill"][budget].append(
+                    len(REAL.encode(ctx.text, add_special_tokens=False).ids) / budget
+                )
+            present, usable, blocks, invalid = block_report(ctx.text)
+            res["blocks"] += blocks
+            res["invalid"] += invalid
+            n_usable = 0
+            for path, qual in case.truth:
+                if qual in usable.get(path, ()) or (
+                    qual in present.get(path, ()) and not needs_constructor(pristine, path, qual)
+                ):
+                    n_usable += 1
+            res["usable"][budget].append(n_usable)
+            if budget == 1024:
+                for path, qual in case.truth:
+                    row = res["by_kind"].setdefault(kind_of(pristine, path, qual), [0, 0])
+                    row[0] += (path, qual) in got
+                    row[1] += 1
+            if baseline is None:
+                res["base"][budget].append(0)
+                continue
             t0 = time.perf_counter()
             chunks = baseline.retrieve(case.file, case.blanked, case.line, budget, counter)
             lat["baseline"].append(time.perf_counter() - t0)
@@ -149,11 +265,13 @@ def main() -> None:
     ap.add_argument("--tokenizer", default=None, help="tokenizer.json or directory (default: the estimate)")
     ap.add_argument("--show", type=int, default=0, help="print N holes per package with their ground truth")
     ap.add_argument("--packages", default="", help="comma-separated import names to run (default: all)")
+    ap.add_argument("--no-baseline", action="store_true", help="skip the sliding-window baseline")
+    ap.add_argument("--role", choices=("dev", "held-out"), default=None, help="only packages of this role")
     args = ap.parse_args()
     count = load_token_counter(args.tokenizer) if args.tokenizer else None
     t_start = time.perf_counter()
     wanted = {name.strip() for name in args.packages.split(",") if name.strip()}
-    data = load(args.per_package, wanted)
+    data = load(args.per_package, wanted, args.role)
     rows = []
     for label, role, root, repo, holes in data:
         if args.show:
@@ -161,7 +279,7 @@ def main() -> None:
                 print(f"[{label}] {case.file}:{case.line} {case.qualname}")
                 for path, qual in sorted(case.truth):
                     print(f"      needs {path}::{qual}")
-        res = run_package(label, root, repo, holes, count, args.cold_holes)
+        res = run_package(label, root, repo, holes, count, args.cold_holes, not args.no_baseline)
         rows.append((label, role, repo, holes, res))
         print(f"... {label}: {len(holes)} holes done ({time.perf_counter() - t_start:.0f}s)", file=sys.stderr)
 
@@ -194,6 +312,43 @@ def main() -> None:
                 truth = [x for r in group for x in r[4]["truth"]]
                 cells += f"{fmt_recall(found, truth):>16}"
             print(f"{method:<16}{gname:<18}{cells}")
+
+    print("\nUsable recall: the definition is shown with its signature (callable: parameters; class: its")
+    print(
+        "constructor when it has one in the repository), macro mean over holes; budget use: tokens / budget"
+    )
+    print("(use: the counter's tokens; bpe: a 32k code BPE's tokens, see context_tokens.py)")
+    print(f"{'package':<18}" + "".join(f"{'usable ' + str(b):>14}" for b in BUDGETS), end="")
+    print("".join(f"{'use ' + str(b):>10}" for b in BUDGETS), end="")
+    print("".join(f"{'bpe ' + str(b):>10}" for b in BUDGETS) + f"{'blocks':>8}{'invalid':>8}")
+    for gname, group in [*((r[0], [r]) for r in rows), *groups.items()]:
+        if not group:
+            continue
+        truth = [x for r in group for x in r[4]["truth"]]
+        cells = ""
+        for b in BUDGETS:
+            found = [x for r in group for x in r[4]["usable"][b]]
+            cells += f"{recall(found, truth)[0]:>14.3f}"
+        for b in BUDGETS:
+            cells += f"{statistics.fmean(x for r in group for x in r[4]['fill'][b]):>10.2f}"
+        for b in BUDGETS:
+            real = [x for r in group for x in r[4]["real_fill"][b]]
+            cells += f"{statistics.fmean(real):>10.2f}" if real else f"{'-':>10}"
+        blocks = sum(r[4]["blocks"] for r in group)
+        invalid = sum(r[4]["invalid"] for r in group)
+        print(f"{gname:<18}{cells}{blocks:>8}{invalid:>8}")
+
+    print("\nRecall at 1024 by kind of definition (pooled)")
+    for gname, group in groups.items():
+        kinds_found: dict[str, list[int]] = {}
+        for r in group:
+            for kind, (f, t) in r[4]["by_kind"].items():
+                row = kinds_found.setdefault(kind, [0, 0])
+                row[0] += f
+                row[1] += t
+        cells = "  ".join(f"{k} {f / t:.2f} ({t})" for k, (f, t) in sorted(kinds_found.items()) if t)
+        if group:
+            print(f"{gname:<10}{cells}")
 
     print("\nLatency per query, ms (median / p95)")
     kinds = ("cold", "cold-cpu", "disk-warm", "incremental", "warm", "baseline")

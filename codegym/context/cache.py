@@ -15,7 +15,7 @@ from pathlib import Path
 
 from codegym.context.model import Definition, ImportBinding, ParsedFile, Reference, Scope
 
-PARSER_VERSION = 5  # bump whenever extraction changes what a ParsedFile holds
+PARSER_VERSION = 7  # bump whenever extraction changes what a ParsedFile holds
 
 
 def default_cache_dir() -> Path:
@@ -45,6 +45,7 @@ def _encode(parsed: ParsedFile) -> bytes:
                 d.body_line,
                 d.column,
                 list(d.bases),
+                list(d.decorators),
             ]
             for d in parsed.definitions
         ],
@@ -68,7 +69,9 @@ def _decode(blob: bytes) -> ParsedFile:
     data = json.loads(zlib.decompress(blob))
     return ParsedFile(
         content_hash=data["h"],
-        definitions=tuple(Definition(*row[:13], bases=tuple(row[13])) for row in data["d"]),
+        definitions=tuple(
+            Definition(*row[:13], bases=tuple(row[13]), decorators=tuple(row[14])) for row in data["d"]
+        ),
         imports=tuple(ImportBinding(*row) for row in data["i"]),
         references=tuple(Reference(tuple(r[0]), r[1], r[2], r[3], r[4]) for r in data["r"]),
         scopes={

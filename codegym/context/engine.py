@@ -19,7 +19,16 @@ from codegym.context.graph import RepoGraph
 from codegym.context.model import Context, ParsedFile
 from codegym.context.parser import PythonParser
 from codegym.context.rank import RankWeights, locate_hole, rank
-from codegym.context.render import RenderOptions, assemble, choose, symbols_of, window
+from codegym.context.render import (
+    RenderOptions,
+    _Item,
+    assemble,
+    choose,
+    lower_tier,
+    render_item,
+    symbols_of,
+    window,
+)
 from codegym.context.repo import DEFAULT_MAX_FILE_BYTES, RepoFiles, scan_repo
 from codegym.context.tokens import TokenCounter, counter_name, estimate_tokens
 
@@ -27,7 +36,8 @@ if TYPE_CHECKING:
     from codegym.tasks.model import Task
 
 _GRAPHS_KEPT = 4
-_PARSED_KEPT = 20_000  # parsed files kept in memory by content hash
+_PARSED_KEPT = 20_000
+_TOP_UP_ROUNDS = 3  # parsed files kept in memory by content hash
 
 
 class ContextEngine:
@@ -43,14 +53,23 @@ class ContextEngine:
         self._disk = ParseCache(cache_dir)
         self._parser: PythonParser | None = None
         self._parsed: OrderedDict[str, ParsedFile] = OrderedDict()
-        self._graphs: OrderedDict[str, RepoGraph] = OrderedDict()
+        self._graphs: OrderedDict[str, tuple[RepoGraph, dict[str, str]]] = OrderedDict()
+        self._base: tuple[RepoGraph, dict[str, str]] | None = None
         self.max_file_bytes = max_file_bytes
         self.weights = weights or RankWeights()
-        self.stats = {"parsed": 0, "disk_hits": 0, "memory_hits": 0}
+        self.stats = {
+            "parsed": 0,
+            "disk_hits": 0,
+            "memory_hits": 0,
+            "full_builds": 0,
+            "incremental_builds": 0,
+        }
 
     # --- indexing ----------------------------------------------------------------------------------
     def graph(self, repo: RepoFiles) -> RepoGraph:
-        """The graph of a repository state, from memory when the same files were indexed before."""
+        """The graph of a repository state: from memory when the same files were indexed before,
+        patched from a kept graph when only one file's content differs (`RepoGraph.updated`), else
+        built from parses (the caches make unchanged files free)."""
         hashes = {path: content_hash(data) for path, data in repo.files.items()}
         key = hashlib.blake2b(
             repr((repo.root_name, sorted(hashes.items()))).encode(), digest_size=16
@@ -58,13 +77,33 @@ class ContextEngine:
         cached = self._graphs.get(key)
         if cached is not None:
             self._graphs.move_to_end(key)
-            return cached
-        parsed = self._parse_all(repo.files, hashes)
-        graph = RepoGraph(repo.files, parsed, repo.root_name)
-        self._graphs[key] = graph
+            return cached[0]
+        graph = self._incremental(repo, hashes)
+        if graph is None:
+            parsed = self._parse_all(repo.files, hashes)
+            graph = RepoGraph(repo.files, parsed, repo.root_name)
+            self.stats["full_builds"] += 1
+            self._base = (graph, hashes)  # edits are usually made against the last full state
+        else:
+            self.stats["incremental_builds"] += 1
+        self._graphs[key] = (graph, hashes)
         while len(self._graphs) > _GRAPHS_KEPT:
             self._graphs.popitem(last=False)
         return graph
+
+    def _incremental(self, repo: RepoFiles, hashes: dict[str, str]) -> RepoGraph | None:
+        """Patch the most recent kept graph of the same file set that differs in one file's content."""
+        kept = list(reversed(self._graphs.values()))
+        for graph, old_hashes in [*kept, *([self._base] if self._base is not None else [])]:
+            if graph.root_name != repo.root_name or old_hashes.keys() != hashes.keys():
+                continue
+            changed = [p for p, h in hashes.items() if old_hashes[p] != h]
+            if len(changed) != 1:
+                continue
+            path = changed[0]
+            parsed = self._parse_all({path: repo.files[path]}, {path: hashes[path]})[path]
+            return graph.updated(path, repo.files[path], parsed)
+        return None
 
     def _parse_all(self, files: Mapping[str, bytes], hashes: Mapping[str, str]) -> dict[str, ParsedFile]:
         found: dict[str, ParsedFile] = {}
@@ -130,6 +169,16 @@ class ContextEngine:
         win_cost = count(win_text) + 2 if win_text else 0
         items = choose(graph, ranked, budget_tokens - win_cost, count, opts)
         text, total, win_text = _fit(graph, items, win_text, budget_tokens, count)
+        for _ in range(_TOP_UP_ROUNDS):
+            # additive estimates while choosing over-count (labels, shared headers): top up with what
+            # the ranking still holds while the exact count leaves room
+            if total >= opts.min_fill * budget_tokens or len(items) >= min(len(ranked), opts.max_candidates):
+                break
+            more = choose(graph, ranked, budget_tokens - total, count, opts, already=items)
+            if len(more) == len(items):
+                break
+            items = more
+            text, total, win_text = _fit(graph, items, win_text, budget_tokens, count)
         # `_fit` may have dropped window lines from the top
         win_lines = (win_lines[1] - win_text.count("\n") + 1, win_lines[1]) if win_text else (0, 0)
         t3 = time.perf_counter()
@@ -167,11 +216,12 @@ class ContextEngine:
 
 
 def _fit(
-    graph: RepoGraph, items: list, win_text: str, budget: int, count: TokenCounter
+    graph: RepoGraph, items: list[_Item], win_text: str, budget: int, count: TokenCounter
 ) -> tuple[str, int, str]:
-    """Join definitions and window; drop the lowest-scored items, then window lines, until it fits.
+    """Join definitions and window; shrink until it fits: the lowest-scored item goes down one tier
+    (signature before name) and is dropped only at its cheapest tier, then window lines go.
 
-    Returns the text, its token count and the window text that survived.
+    Works in place on `items`; returns the text, its token count and the window text that survived.
     """
     while True:
         body = assemble(graph, items)
@@ -180,7 +230,14 @@ def _fit(
         if total <= budget:
             return text, total, win_text
         if items:
-            items.remove(min(items, key=lambda it: it.score))
+            worst = min(range(len(items)), key=lambda i: items[i].score)
+            item = items[worst]
+            lower = lower_tier(item.tier)
+            if lower is None:
+                items.pop(worst)
+            else:
+                text_lower = render_item(graph, item.sym, lower)
+                items[worst] = _Item(item.sym, item.score, lower, text_lower, count(text_lower) + 1)
         elif win_text:
             win_text = _drop_first_window_line(win_text)
         else:

@@ -50,10 +50,10 @@ class FileIndex:
         order = sorted(range(len(parsed.definitions)), key=lambda i: parsed.definitions[i].start_byte)
         for i in order:  # later definitions of a name win, as at run time
             d = parsed.definitions[i]
-            if d.parent == MODULE_SCOPE:
-                index.module_defs[d.name] = i
-            else:
-                index.members.setdefault(d.parent, {})[d.name] = i
+            table = index.module_defs if d.parent == MODULE_SCOPE else index.members.setdefault(d.parent, {})
+            if d.name in table and _is_accessor(d):
+                continue  # `@x.setter def x`: the property stays the getter (what readers call)
+            table[d.name] = i
         for b in sorted(parsed.imports, key=lambda b: b.line):
             if b.star:
                 if b.scope == MODULE_SCOPE:
@@ -61,6 +61,53 @@ class FileIndex:
             else:
                 index.imports.setdefault(b.scope, {})[b.local] = b
         return index
+
+
+def interface(parsed: ParsedFile) -> tuple[object, ...]:
+    """What other files can see of a file: its reachable definitions (module level and class
+    bodies, in order, with bases), its imports in order, `__all__` and module-level bindings."""
+    defs = parsed.definitions
+    reachable = []
+    order = sorted(range(len(defs)), key=lambda i: defs[i].start_byte)
+    position = {}
+    for i in order:
+        d = defs[i]
+        if d.parent != MODULE_SCOPE and (d.parent not in position or defs[d.parent].kind != "class"):
+            continue  # inside a function: no other file can name it
+        position[i] = len(reachable)
+        parent = position.get(d.parent, -1) if d.parent != MODULE_SCOPE else -1
+        reachable.append((d.name, d.kind, parent, d.bases, d.decorators))
+    module_imports = sorted((b for b in parsed.imports if b.scope == MODULE_SCOPE), key=lambda b: b.line)
+    imports = [(b.local, b.module, b.level, b.name, b.binds_top, b.star) for b in module_imports]
+    # module-level names and imports interleaved by line: "later binding wins" compares lines
+    events = sorted(
+        [(defs[i].start_line, 0, defs[i].name) for i in order if defs[i].parent == MODULE_SCOPE]
+        + [(b.line, 1, b.local) for b in parsed.imports if b.scope == MODULE_SCOPE]
+    )
+    return (
+        tuple(reachable),
+        tuple(imports),
+        tuple((k, n) for _, k, n in events),
+        parsed.dunder_all,
+        parsed.module_bound,
+    )
+
+
+def reachable_indices(parsed: ParsedFile) -> list[int]:
+    """Indices of the definitions other files can reach (module level, class bodies), in source order."""
+    defs = parsed.definitions
+    kept: set[int] = set()
+    out = []
+    for i in sorted(range(len(defs)), key=lambda i: defs[i].start_byte):
+        d = defs[i]
+        if d.parent == MODULE_SCOPE or (d.parent in kept and defs[d.parent].kind == "class"):
+            kept.add(i)
+            out.append(i)
+    return out
+
+
+def _is_accessor(d: Definition) -> bool:
+    return any(dec in (f"{d.name}.setter", f"{d.name}.deleter") for dec in d.decorators)
 
 
 class RepoGraph:
@@ -81,6 +128,7 @@ class RepoGraph:
         self._in_degree: dict[Sym, int] | None = None
         self._users: dict[Sym, set[tuple[str, int]]] | None = None
         self.memo: dict[str, object] = {}  # derived tables other modules attach (ranking's name index)
+        self.renumbered: tuple[str, dict[int, int]] | None = None  # set by `updated`: moved indices
 
     # --- modules and imports -----------------------------------------------------------------------
     def definition(self, sym: Sym) -> Definition | None:
@@ -291,6 +339,94 @@ class RepoGraph:
                 break
             sym = nxt
         return sym
+
+    # --- incremental update ------------------------------------------------------------------------
+    def updated(self, path: str, source: bytes, parsed: ParsedFile) -> RepoGraph | None:
+        """The graph with one file's content replaced, re-resolving only that file.
+
+        Valid when the edit keeps the file's interface (what other files can resolve: module-level
+        and class-level names in order, imports, bases, `__all__`), the common case of editing or
+        blanking a body. Then no other file's resolution changes except that the edited file's
+        definitions may have moved to other indices: the dependents' resolved references (files
+        whose references point into the edited file) are renumbered, every other file's are reused,
+        and the repository-wide tables are patched (the edited file's old contributions subtracted,
+        the new ones added, the dependents' renumbered). Returns None when the interface changed
+        (the caller rebuilds).
+        """
+        old = self.parsed.get(path)
+        if old is None or interface(old) != interface(parsed):
+            return None
+        remap = dict(zip(reachable_indices(old), reachable_indices(parsed), strict=True))
+        moved = any(a != b for a, b in remap.items())
+
+        def renumber(sym: Sym | None) -> Sym | None:
+            if sym is None or sym.path != path or sym.index == MODULE_SCOPE:
+                return sym
+            return Sym(path, remap[sym.index], sym.instance)
+
+        new = RepoGraph.__new__(RepoGraph)
+        new.sources = {**self.sources, path: source}
+        new.parsed = {**self.parsed, path: parsed}
+        new.index = {**self.index, path: FileIndex.build(parsed)}
+        new.module_of, new.path_of, new.root_name = self.module_of, self.path_of, self.root_name
+        new._names, new._refs, new._exports, new._mro = {}, {}, {}, {}
+        dependents = self.dependents(path) if moved else set()
+        new._resolved = {p: rows for p, rows in self._resolved.items() if p != path and p not in dependents}
+        for p in dependents:
+            new._resolved[p] = [(ref, renumber(sym)) for ref, sym in self.resolved(p)]
+        new._in_degree = new._users = None
+        new.memo = {}
+        new.renumbered = (path, remap) if moved else None
+        if self._users is not None and self._in_degree is not None:
+            in_degree, users = dict(self._in_degree), dict(self._users)  # sets copied before a change
+            popped = [(key, users.pop(key)) for key in [Sym(path, i) for i in remap] if key in users]
+            for key, _ in popped:
+                in_degree.pop(key, None)
+            for key, holders in popped:
+                kept = {h for h in holders if h[0] != path}  # the edited file's own come back below
+                if kept:
+                    users[renumber(key)] = kept  # type: ignore[index]
+                    in_degree[renumber(key)] = len(kept)  # type: ignore[index]
+            copied: set[Sym] = set()
+            for graph, sign in ((self, -1), (new, 1)):
+                for ref, sym in graph.resolved(path):
+                    if sym is None or not sym.is_definition or sym.path == path:
+                        continue
+                    source_key = (path, ref.scope)
+                    if sym not in copied:
+                        users[sym] = set(users.get(sym, ()))
+                        copied.add(sym)
+                    holders = users[sym]
+                    if sign < 0 and source_key in holders:
+                        holders.discard(source_key)
+                        in_degree[sym] -= 1
+                    elif sign > 0 and source_key not in holders:
+                        holders.add(source_key)
+                        in_degree[sym] = in_degree.get(sym, 0) + 1
+            for ref, sym in new.resolved(path):  # references of the edited file into itself
+                if sym is not None and sym.is_definition and sym.path == path:
+                    holders = users.setdefault(sym, set())
+                    if (path, ref.scope) not in holders:
+                        holders.add((path, ref.scope))
+                        in_degree[sym] = in_degree.get(sym, 0) + 1
+            new._in_degree = {k: v for k, v in in_degree.items() if v > 0}
+            new._users = {k: v for k, v in users.items() if v}
+        for key, table in self.memo.items():
+            patch = getattr(table, "updated", None)
+            if patch is not None:  # derived tables that know how to patch themselves (ranking's)
+                new.memo[key] = patch(self, new, path, renumber)
+        return new
+
+    def dependents(self, path: str) -> set[str]:
+        """Files other than `path` whose resolved references point at a definition of `path`."""
+        if self._users is None:
+            self._edges()
+        assert self._users is not None
+        found: set[str] = set()
+        for i in reachable_indices(self.parsed[path]):
+            found.update(p for p, _ in self._users.get(Sym(path, i), ()))
+        found.discard(path)
+        return found
 
     # --- repository-wide edges ---------------------------------------------------------------------
     def resolved(self, path: str) -> list[tuple[Reference, Sym | None]]:

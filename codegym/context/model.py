@@ -33,6 +33,8 @@ class Definition:
     body_line: int  # first line of the body (the line after the header for one-line-header defs)
     column: int  # column of the def keyword / name, to dedent when rendering
     bases: tuple[str, ...] = ()  # superclass expressions of a class, dotted text ("Base", "mod.Base")
+    # decorator expressions without `@` and call arguments: ("property",), ("name.setter",), ("dataclass",)
+    decorators: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,9 @@ class ChosenSymbol:
     kind: str
     name: str  # qualname within the module
     score: float
-    rendered: Literal["full", "doc", "signature"]  # whole source / header + docstring summary / header
+    # whole source / signature + docstring summary / full signature (a class: with its constructor) /
+    # compact: parameter names only, a class header, an assignment with its value elided
+    rendered: Literal["full", "doc", "signature", "name"]
     line: int
 
     def to_dict(self) -> dict[str, object]:

@@ -45,6 +45,7 @@ _QUERY = """
 (if_statement condition: (comparison_operator (identifier) @main_guard (string)))
 (identifier) @id
 """
+_ORDERED_CAPTURES = ("import", "import_from", "future", "assign_left", "aug_left", "for_left", "as_target")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _NOT_NAMES = frozenset({"None", "True", "False", "and", "or", "not", "in", "is", "lambda"})
 
@@ -143,6 +144,11 @@ class PythonParser:
         tree = self._parser.parse(source)
         root = tree.root_node
         caps: dict[str, list[Any]] = self._ts.QueryCursor(self._query).captures(root)
+        for key in _ORDERED_CAPTURES:
+            # capture lists do not always come in source order; definition indices and import order
+            # must not depend on it (incremental updates compare parses of the same file)
+            if key in caps:
+                caps[key] = sorted(caps[key], key=lambda n: (n.start_byte, n.end_byte))
         return _Extractor(source, caps, root.has_error, content_hash).run()
 
 
@@ -228,6 +234,9 @@ class _Extractor:
                 supers = node.child_by_field_name("superclasses")
                 if supers is not None:
                     bases = tuple(_base_text(b) for b in supers.named_children if _base_text(b))
+            decorators: tuple[str, ...] = ()
+            if decorated:
+                decorators = tuple(_decorator_text(c) for c in outer.named_children if c.type == "decorator")
             index = len(self.defs)
             self.defs.append(
                 Definition(
@@ -245,6 +254,7 @@ class _Extractor:
                     body_line=(body.start_point[0] + 1) if body is not None else node.end_point[0] + 2,
                     column=node.start_point[1],
                     bases=bases,
+                    decorators=decorators,
                 )
             )
             self._bind(parent, name)
@@ -547,3 +557,11 @@ def _base_text(node: Any) -> str:
         value = node.child_by_field_name("value")
         return _text(value) if value is not None and value.type in ("identifier", "attribute") else ""
     return ""
+
+
+def _decorator_text(node: Any) -> str:
+    """`@functools.lru_cache(maxsize=None)` -> "functools.lru_cache"; `@x.setter` -> "x.setter"."""
+    expr = node.named_children[0] if node.named_child_count else None
+    if expr is not None and expr.type == "call":
+        expr = expr.child_by_field_name("function")
+    return _text(expr) if expr is not None and expr.type in ("identifier", "attribute") else ""

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from codegym.context.graph import RepoGraph, Sym
+from codegym.context.graph import RepoGraph, Sym, reachable_indices
 from codegym.context.model import MODULE_SCOPE, Definition, ImportBinding
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -112,6 +113,7 @@ class RankWeights:
     classes_expanded: int = 8
     member_base: float = 0.15
     distance_lines: float = 40.0  # half-weight distance for file references
+    spread: float = 3.0  # down-weighting of file references by the share of the file's functions using them
 
 
 def subwords(name: str) -> list[str]:
@@ -163,28 +165,49 @@ def _line_offset(source: bytes, line: int) -> int:
 class _NameIndex:
     """Per-graph tables for lexical scoring: candidate definitions, their subwords, IDF."""
 
-    def __init__(self, graph: RepoGraph) -> None:
-        self.candidates: list[Sym] = []
-        self.tokens: dict[Sym, tuple[str, ...]] = {}
+    def __init__(self, graph: RepoGraph | None = None) -> None:
+        self.tokens: dict[Sym, tuple[str, ...]] = {}  # every candidate definition -> its subwords
         self.members: set[Sym] = set()  # methods and class attributes
+        self.idf: dict[str, float] = {}
+        if graph is None:
+            return
         doc_freq: Counter[str] = Counter()
-        for path, parsed in graph.parsed.items():
-            defs = parsed.definitions
-            for i, d in enumerate(defs):
-                dunder_name = d.name.startswith("__") and d.kind not in ("class", "method")
-                if d.kind not in _CANDIDATE_KINDS or dunder_name:
-                    continue  # `__all__`, `__version__`: nothing a body uses by name
-                if d.parent != MODULE_SCOPE and defs[d.parent].kind != "class":
-                    continue  # nested functions are not reachable from other files
-                sym = Sym(path, i)
-                toks = tuple(dict.fromkeys(subwords(d.name)))
-                self.candidates.append(sym)
-                self.tokens[sym] = toks
-                if d.parent != MODULE_SCOPE:
-                    self.members.add(sym)
+        for path in graph.parsed:
+            for _sym, toks in self._of_file(graph, path):
                 doc_freq.update(toks)
-        total = max(1, len(self.candidates))
+        total = max(1, len(self.tokens))
         self.idf = {tok: math.log(1 + total / n) for tok, n in doc_freq.items()}
+
+    def _of_file(self, graph: RepoGraph, path: str) -> list[tuple[Sym, tuple[str, ...]]]:
+        out = []
+        defs = graph.parsed[path].definitions
+        reachable = set(reachable_indices(graph.parsed[path]))
+        for i, d in enumerate(defs):
+            dunder_name = d.name.startswith("__") and d.kind not in ("class", "method")
+            if d.kind not in _CANDIDATE_KINDS or dunder_name:
+                continue  # `__all__`, `__version__`: nothing a body uses by name
+            if d.parent != MODULE_SCOPE and i not in reachable:
+                continue  # inside a function: not reachable from other files
+            sym = Sym(path, i)
+            toks = tuple(dict.fromkeys(subwords(d.name)))
+            self.tokens[sym] = toks
+            if d.parent != MODULE_SCOPE:
+                self.members.add(sym)
+            out.append((sym, toks))
+        return out
+
+    @property
+    def candidates(self) -> list[Sym]:
+        return list(self.tokens)
+
+    def updated(self, old: RepoGraph, new: RepoGraph, path: str, renumber: object) -> _NameIndex:
+        """After an interface-preserving edit of `path`: same names, so the same IDF; new indices."""
+        index = _NameIndex()
+        index.tokens = {sym: toks for sym, toks in self.tokens.items() if sym.path != path}
+        index.members = {sym for sym in self.members if sym.path != path}
+        index.idf = self.idf
+        index._of_file(new, path)
+        return index
 
     @classmethod
     def of(cls, graph: RepoGraph) -> _NameIndex:
@@ -198,17 +221,60 @@ class _NameIndex:
 class _CoUsage:
     """Scope -> set of definitions it references, for the co-usage signal (built once per graph)."""
 
-    def __init__(self, graph: RepoGraph) -> None:
+    def __init__(self, graph: RepoGraph | None = None) -> None:
         self.by_scope: dict[tuple[str, int], set[Sym]] = defaultdict(set)
-        for path in graph.parsed:
-            for ref, sym in graph.resolved(path):
-                if sym is not None and sym.is_definition and sym.path != path:
-                    unit = graph.outermost_function(path, ref.scope)
-                    self.by_scope[(path, unit)].add(sym)
-        self.users: dict[Sym, list[tuple[str, int]]] = defaultdict(list)
+        self.users: dict[Sym, set[tuple[str, int]]] = defaultdict(set)
+        for path in graph.parsed if graph is not None else ():
+            self._add_file(graph, path)
+
+    def _add_file(self, graph: RepoGraph, path: str) -> None:
+        for ref, sym in graph.resolved(path):
+            if sym is not None and sym.is_definition and sym.path != path:
+                key = (path, graph.outermost_function(path, ref.scope))
+                self.by_scope[key].add(sym)
+                self.users[sym].add(key)
+
+    def updated(self, old: RepoGraph, new: RepoGraph, path: str, renumber: Callable[[Sym], Sym]) -> _CoUsage:
+        """Drop the edited file's scopes and add them as the new graph resolves them; renumber the
+        edited file's definitions in the other scopes that use them."""
+        table = _CoUsage()
+        table.by_scope.update((k, v) for k, v in self.by_scope.items() if k[0] != path)
+        table.users.update(self.users)  # shares the sets: any set changed below is copied first
+        copied: set[Sym] = set()
+        # the edited file's old scopes leave every user set they were in
         for key, syms in self.by_scope.items():
+            if key[0] != path:
+                continue
             for sym in syms:
-                self.users[sym].append(key)
+                if sym not in copied:
+                    table.users[sym] = set(table.users.get(sym, ()))
+                    copied.add(sym)
+                table.users[sym].discard(key)
+        # the edited file's definitions may have new indices: renumber where other scopes use them
+        moved = [(sym, renumber(sym)) for sym in list(table.users) if sym.path == path]
+        moved = [(a, b) for a, b in moved if a != b]
+        holders = {a: table.users.pop(a) for a, _ in moved}
+        for a, b in moved:
+            table.users[b] = holders[a]
+            for key in holders[a]:
+                scope = table.by_scope[key]
+                if scope is self.by_scope.get(key):
+                    scope = table.by_scope[key] = set(scope)
+                scope.discard(a)
+        for a, b in moved:
+            for key in holders[a]:
+                table.by_scope[key].add(b)
+        for ref, sym in new.resolved(path):
+            if sym is not None and sym.is_definition and sym.path != path:
+                key = (path, new.outermost_function(path, ref.scope))
+                table.by_scope[key].add(sym)
+                if sym not in copied:
+                    table.users[sym] = set(table.users.get(sym, ()))
+                    copied.add(sym)
+                table.users[sym].add(key)
+        for sym in [s for s, keys in table.users.items() if not keys and s in copied]:
+            del table.users[sym]
+        return table
 
     @classmethod
     def of(cls, graph: RepoGraph) -> _CoUsage:
@@ -279,6 +345,7 @@ class _Scorer:
         """References elsewhere in the file, sibling methods weighted up; log-damped so `t.Optional`
         cannot dominate."""
         graph, path, mass = self.graph, self.hole.path, defaultdict(float)
+        units: dict[Sym, set[int]] = defaultdict(set)
         for ref, sym in graph.resolved(path):
             if sym is None or not sym.is_definition or self.in_hole(ref.byte):
                 continue
@@ -286,8 +353,14 @@ class _Scorer:
             if self.hole_class is not None and graph.enclosing_class(path, ref.scope) == self.hole_class:
                 amount += self.w.sibling_ref
             mass[sym] += amount
+            units[sym].add(graph.outermost_function(path, ref.scope))
+        n_units = max(1, len({u for found in units.values() for u in found}))
         for sym, value in mass.items():
-            self.add(sym, math.log1p(value))
+            # a name most of the file's functions use (a type alias, the module's main class) says
+            # little about this body: down-weight by the share of units using it
+            share = len(units[sym]) / n_units
+            spread = 1.0 / (1.0 + self.w.spread * max(0.0, share - 0.1))
+            self.add(sym, math.log1p(value) * spread)
 
     def imports(self) -> None:
         """An import the rest of the file no longer uses is what the missing body used."""
@@ -410,7 +483,7 @@ def _mentions(graph: RepoGraph, hole: Hole) -> list[Sym]:
         return []
     names = _NameIndex.of(graph)
     found = []
-    for sym in names.candidates:
+    for sym in names.tokens:
         definition = graph.definition(sym)
         if definition is not None and definition.name in words:
             found.append(sym)

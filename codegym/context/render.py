@@ -1,15 +1,27 @@
 """Render ranked definitions and the local window into text that fits a token budget.
 
-Layout: ranked definitions grouped by file (`# file: path`), methods under their class's header line,
-then the current file's window ending right before the hole, so the text can be followed directly by
-the code being written. Tiers: the few best definitions with short bodies are shown whole ("full"),
-the next ones as header + docstring summary ("doc"), the rest as bare headers ("signature").
-Token counts are additive estimates while choosing; the final text is counted once more and trimmed
-until it fits, so the budget is never exceeded by the counter in use.
+Layout: ranked definitions grouped by file (`# file: path`), members nested under their class's
+header, then the current file's window ending right before the hole, so the text can be followed
+directly by the code being written. Every definitions block is valid Python: elisions use `...`
+only where the grammar allows one (a body, a call's arguments, a subscript, a container display,
+an assignment's value), and each rendered piece is checked with `ast.parse` (an invalid one falls
+back to a generated stub).
+
+Tiers, cheapest first (each item is shown at one):
+  name       `def f(a, b=..., *, c=...): ...` / `class C(Base): ...` / `NAME = ...`
+  signature  the full header with annotations and defaults; a class adds its constructor (own,
+             inherited or dataclass-style fields); an assignment its value, elided when long
+  doc        signature + a one- or two-line docstring summary
+  full       the whole source (short functions only)
+Choosing is coverage first (every core candidate at `signature`, degraded to `name` before being left
+out), detail second, then more candidates until the budget is filled; token counts are additive
+estimates while choosing, and the engine recounts the assembled text exactly (`codegym.context.engine`).
 """
 
 from __future__ import annotations
 
+import ast
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,11 +31,18 @@ from codegym.context.rank import Hole
 from codegym.context.tokens import TokenCounter
 
 INDENT = "    "
-MAX_DOC_LINES = 4
+TIERS = ("name", "signature", "doc", "full")
+MAX_DOC_LINES = 2
+MAX_DOC_CHARS = 200
 MAX_FULL_ITEMS = 3
 MAX_FULL_LINES = 40
-MAX_VALUE_CHARS = 160
-MAX_INIT_LINES = 6
+MAX_VALUE_CHARS = 160  # an assignment longer than this (or than MAX_VALUE_LINES) has its value elided
+MAX_VALUE_LINES = 3
+MAX_INIT_LINES = 8  # a longer constructor header is shown in its compact (names-only) form
+MAX_INIT_CHARS = 160  # ... and so is a wider one; a compact form still wider keeps its first parameters
+MAX_FIELDS = 6  # dataclass-style fields shown for a class without a constructor
+_FIELD_DECORATORS = ("dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclass_transform")
+_FIELD_BASES = ("NamedTuple", "TypedDict", "BaseModel", "Struct")
 
 
 @dataclass(frozen=True)
@@ -31,8 +50,9 @@ class RenderOptions:
     window_fraction: float = 0.25  # share of the budget for the local window (it may use less)
     include_window: bool = True
     max_candidates: int = 400  # ranked candidates considered before giving up on filling the budget
-    core_fraction: float = 0.3  # candidates scoring this share of the best get a header before any detail
-    max_detailed: int = 4  # at most this many get a docstring or whole body; headers are what carry recall
+    core_fraction: float = 0.3  # candidates scoring this share of the best get a signature before detail
+    max_detailed: int = 4  # at most this many get a docstring or whole body; signatures carry recall
+    min_fill: float = 0.9  # top up with more candidates while the text uses less of the budget
 
 
 @dataclass
@@ -44,6 +64,7 @@ class _Item:
     cost: int
 
 
+# --- small text helpers --------------------------------------------------------------------------
 def _dedent(text: str, column: int) -> str:
     lines = text.split("\n")
     out = [lines[0]]
@@ -64,43 +85,13 @@ def _src(graph: RepoGraph, path: str, start: int, end: int) -> str:
     return graph.sources[path][start:end].decode("utf-8", "replace")
 
 
-def _doc_summary(raw: str) -> str:
-    """First paragraph of a docstring literal, at most MAX_DOC_LINES lines, re-quoted."""
-    body = raw
-    for quote in ('"""', "'''", '"', "'"):
-        start = body.find(quote)
-        if start >= 0 and start <= 3:  # after an optional r/u/b prefix
-            body = body[start + len(quote) :]
-            end = body.rfind(quote)
-            body = body[:end] if end >= 0 else body
-            break
-    lines = [line.strip() for line in body.strip().split("\n")]
-    summary: list[str] = []
-    for line in lines:
-        if not line:
-            break
-        summary.append(line)
-        if len(summary) >= MAX_DOC_LINES:
-            summary.append("...")
-            break
-    text = "\n".join(summary).replace('"""', "'''")
-    return f'"""{text}"""' if text else ""
-
-
-def header_text(graph: RepoGraph, sym: Sym) -> str:
-    """`def name(...) -> T:` / `class Name(Base):` with decorators, dedented; assignments shortened."""
-    d = _def(graph, sym)
-    if d.kind in ("function", "method", "class"):
-        return _dedent(_src(graph, sym.path, d.start_byte, d.header_end).rstrip(), d.column)
-    return _short_assignment(graph, sym.path, d)
-
-
-def _short_assignment(graph: RepoGraph, path: str, d: Definition) -> str:
-    text = _dedent(_src(graph, path, d.start_byte, d.end_byte).rstrip(), d.column)
-    if len(text) <= MAX_VALUE_CHARS and text.count("\n") < 3:
-        return text
-    first = text.split("\n", 1)[0]
-    return first[:MAX_VALUE_CHARS].rstrip() + " ..."
+def is_valid(text: str) -> bool:
+    """Whether `text` parses as Python (the check every rendered piece goes through)."""
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _def(graph: RepoGraph, sym: Sym) -> Definition:
@@ -109,27 +100,314 @@ def _def(graph: RepoGraph, sym: Sym) -> Definition:
     return d
 
 
-def render_item(graph: RepoGraph, sym: Sym, tier: str) -> str:
+def _memo(graph: RepoGraph) -> dict[tuple[Sym, str], str]:
+    table = graph.memo.get("render")
+    if not isinstance(table, dict):
+        table = {}
+        graph.memo["render"] = table
+    return table
+
+
+# --- docstrings ----------------------------------------------------------------------------------
+def _doc_summary(raw: str) -> str:
+    """The first paragraph of a docstring literal (at most MAX_DOC_LINES lines) as a valid literal."""
+    try:
+        value = ast.literal_eval(raw)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return ""
+    if not isinstance(value, str):
+        return ""
+    summary: list[str] = []
+    for line in value.strip().split("\n"):
+        line = line.strip()
+        if not line:
+            break
+        summary.append(line)
+        if len(summary) >= MAX_DOC_LINES:
+            break
+    text = " ".join(summary)
+    if len(text) > MAX_DOC_CHARS:
+        text = text[: MAX_DOC_CHARS - 3].rstrip() + "..."
+    if not text:
+        return ""
+    if "\\" in text or '"""' in text or text.endswith('"'):
+        return repr(text)  # a plain literal with escapes is always valid
+    return f'"""{text}"""'
+
+
+def _docstring_of(graph: RepoGraph, sym: Sym) -> str:
     d = _def(graph, sym)
-    if tier == "full":
-        return _dedent(_src(graph, sym.path, d.start_byte, d.end_byte).rstrip(), d.column)
-    header = header_text(graph, sym)
-    if d.kind not in ("function", "method", "class"):
-        return header
-    parts = [header]
-    if tier == "doc" and d.doc_start >= 0:
-        summary = _doc_summary(_src(graph, sym.path, d.doc_start, d.doc_end))
-        if summary:
-            parts.append(_indent(summary, 1))
-    if d.kind == "class" and tier == "doc":
-        init = graph.index[sym.path].members.get(sym.index, {}).get("__init__")
-        if init is not None:
-            init_header = header_text(graph, Sym(sym.path, init))
-            if init_header.count("\n") < MAX_INIT_LINES:  # long constructors would crowd out whole symbols
-                parts.append(_indent(init_header + " ...", 1))
-    if len(parts) == 1:
+    if d.doc_start < 0:
+        return ""
+    return _doc_summary(_src(graph, sym.path, d.doc_start, d.doc_end))
+
+
+# --- headers -------------------------------------------------------------------------------------
+def header_text(graph: RepoGraph, sym: Sym) -> str:
+    """`def name(...) -> T:` / `class Name(Base):` with decorators, dedented (no body, so not valid alone)."""
+    d = _def(graph, sym)
+    if d.kind in ("function", "method", "class"):
+        return _dedent(_src(graph, sym.path, d.start_byte, d.header_end).rstrip(), d.column)
+    return assignment_text(graph, sym, "signature")
+
+
+def stub(graph: RepoGraph, sym: Sym) -> str:
+    """Header with an elided body: `def f(x: int) -> str: ...`, always valid Python."""
+    memo = _memo(graph)
+    key = (sym, "stub")
+    found = memo.get(key)
+    if found is None:
+        d = _def(graph, sym)
+        found = header_text(graph, sym) + " ..."
+        if not is_valid(found):
+            found = _fallback_stub(d)
+        memo[key] = found
+    return found
+
+
+def _fallback_stub(d: Definition) -> str:
+    """What a header we cannot reproduce becomes (a file with syntax errors in the header)."""
+    if d.kind == "class":
+        return f"class {d.name}: ..."
+    return f"def {d.name}(*args, **kwargs): ...  # signature not parsed"
+
+
+def compact_stub(graph: RepoGraph, sym: Sym, max_chars: int = 0) -> str:
+    """Parameter names only: `def f(a, b=..., *args, c=..., **kw): ...` (no annotations, no defaults).
+
+    With `max_chars`, optional parameters past that width are left out and counted in a comment
+    (required ones always stay, so a call written from the stub is never missing an argument).
+    """
+    full = stub(graph, sym)
+    try:
+        tree = ast.parse(full)
+    except SyntaxError:
+        return full
+    node = tree.body[0]
+    if isinstance(node, ast.ClassDef):
+        node.decorator_list = []
+        node.keywords = [k for k in node.keywords if k.arg == "metaclass"]
+        node.body = [ast.Expr(ast.Constant(...))]
+        return _one_line_body(ast.unparse(node))
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None:
+                arg.annotation = None
+        args.defaults = [ast.Constant(...) for _ in args.defaults]
+        args.kw_defaults = [None if v is None else ast.Constant(...) for v in args.kw_defaults]
+        node.returns = None
+        keep = [dec for dec in node.decorator_list if _decorator_name(dec) in _KEPT_DECORATORS]
+        node.decorator_list = keep
+        text = _one_line_body(ast.unparse(node))
+        return _shorten_params(node, text, max_chars) if max_chars and len(text) > max_chars else text
+    return full
+
+
+def _shorten_params(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, max_chars: int) -> str:
+    """Drop optional parameters from the end until the stub fits `max_chars`; say how many went."""
+    args = node.args
+    dropped = 0
+    while len(text) > max_chars:
+        if args.kwarg is not None:
+            args.kwarg = None
+        elif args.kwonlyargs and args.kw_defaults[-1] is not None:
+            args.kwonlyargs.pop()
+            args.kw_defaults.pop()
+        elif args.vararg is not None and not any(d is None for d in args.kw_defaults):
+            args.vararg = None
+        elif args.defaults and not args.kwonlyargs:
+            args.defaults.pop()
+            (args.args or args.posonlyargs).pop()
+        else:
+            break
+        dropped += 1
+        text = _one_line_body(ast.unparse(node))
+    return f"{text}  # +{dropped} more parameters" if dropped else text
+
+
+def _one_line_body(text: str) -> str:
+    """`ast.unparse` puts the `...` body on its own line; a stub reads better (and costs less) inline."""
+    suffix = ":\n    ..."
+    return text[: -len(suffix)] + ": ..." if text.endswith(suffix) else text
+
+
+_KEPT_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "abstractmethod", "overload"})
+
+
+def _decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+# --- assignments ---------------------------------------------------------------------------------
+def assignment_text(graph: RepoGraph, sym: Sym, tier: str) -> str:
+    """A module constant / class attribute: whole when short, else with its value elided validly."""
+    memo = _memo(graph)
+    key = (sym, f"assign-{tier}")
+    found = memo.get(key)
+    if found is not None:
+        return found
+    d = _def(graph, sym)
+    text = _dedent(_src(graph, sym.path, d.start_byte, d.end_byte).rstrip(), d.column)
+    short = len(text) <= MAX_VALUE_CHARS and text.count("\n") < MAX_VALUE_LINES
+    if tier in ("signature", "doc", "full") and short and is_valid(text):
+        found = text
+    else:
+        found = _elided_assignment(text, d.name, keep_shape=tier != "name")
+    memo[key] = found
+    return found
+
+
+def _elided_assignment(text: str, name: str, keep_shape: bool) -> str:
+    """`X = Union[A, B, ...]` -> `X = Union[...]`; `X: T = f(...)` -> `X: T = f(...)`; else `X = ...`."""
+    try:
+        stmt = ast.parse(text).body[0]
+    except (SyntaxError, ValueError, IndexError, MemoryError, RecursionError):
+        return f"{name} = ..."
+    value: ast.expr | None
+    if isinstance(stmt, ast.Assign):
+        targets = [ast.get_source_segment(text, t) or name for t in stmt.targets]
+        lhs, value = " = ".join(targets), stmt.value
+    elif isinstance(stmt, ast.AnnAssign):
+        target = ast.get_source_segment(text, stmt.target) or name
+        annotation = ast.get_source_segment(text, stmt.annotation) or ""
+        if "\n" in annotation or len(annotation) > MAX_VALUE_CHARS:
+            annotation = ast.unparse(stmt.annotation)
+        lhs = f"{target}: {annotation}" if len(annotation) <= MAX_VALUE_CHARS else target
+        value = stmt.value
+        if value is None and lhs != target:
+            return lhs  # a bare annotation (`name: int`) is already short
+    else:
+        return f"{name} = ..."
+    rhs = _elide(text, value) if keep_shape and value is not None else "..."
+    out = f"{lhs} = {rhs}"
+    if "\n" in lhs or not is_valid(out):
+        return f"{name} = ..."
+    return out
+
+
+def _elide(text: str, value: ast.expr) -> str:
+    """The shape of a long value with its contents replaced by `...`."""
+    if isinstance(value, ast.Call):
+        head = ast.get_source_segment(text, value.func) or ""
+        return f"{head}(...)" if head and "\n" not in head and len(head) <= 60 else "..."
+    if isinstance(value, ast.Subscript):
+        head = ast.get_source_segment(text, value.value) or ""
+        return f"{head}[...]" if head and "\n" not in head and len(head) <= 60 else "..."
+    if isinstance(value, ast.Dict | ast.DictComp | ast.Set | ast.SetComp):
+        return "{...}"
+    if isinstance(value, ast.List | ast.ListComp):
+        return "[...]"
+    if isinstance(value, ast.Tuple | ast.GeneratorExp):
+        return "(...)"
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return "'...'"
+    return "..."
+
+
+# --- classes -------------------------------------------------------------------------------------
+def constructor(graph: RepoGraph, cls: Sym) -> tuple[Sym, Sym] | None:
+    """(class defining it, method) of the `__init__` / `__new__` a call of `cls` runs, if in the repo."""
+    for ancestor in graph.mro(cls):
+        members = graph.index[ancestor.path].members.get(ancestor.index, {})
+        for name in ("__init__", "__new__"):
+            index = members.get(name)
+            if index is not None:
+                return ancestor, Sym(ancestor.path, index)
+    return None
+
+
+def _is_field_class(graph: RepoGraph, cls: Sym) -> bool:
+    d = _def(graph, cls)
+    if any(dec.rsplit(".", 1)[-1] in _FIELD_DECORATORS for dec in d.decorators):
+        return True
+    return any(base.rsplit(".", 1)[-1] in _FIELD_BASES for base in d.bases)
+
+
+def class_body(graph: RepoGraph, cls: Sym, tier: str, skip: frozenset[Sym] = frozenset()) -> list[str]:
+    """Lines (dedented to the class body) a class item adds under its header at `tier`.
+
+    `skip`: members rendered as items of their own (a chosen `__init__` is not repeated).
+    """
+    if tier == "name":
+        return []
+    parts: list[str] = []
+    if tier in ("doc", "full"):
+        doc = _docstring_of(graph, cls)
+        if doc:
+            parts.append(doc)
+    ctor = constructor(graph, cls)
+    if ctor is not None:
+        owner, method = ctor
+        if method not in skip:
+            text = stub(graph, method)
+            if text.count("\n") >= MAX_INIT_LINES or len(text) > MAX_INIT_CHARS:
+                text = compact_stub(graph, method, MAX_INIT_CHARS)
+            if owner != cls:
+                text += f"  # from {_def(graph, owner).qualname}"
+            parts.append(text)
+    elif _is_field_class(graph, cls):
+        fields = []
+        defs = graph.parsed[cls.path].definitions
+        members = graph.index[cls.path].members.get(cls.index, {}).values()
+        for index in sorted(members, key=lambda i: defs[i].start_byte):
+            member = Sym(cls.path, index)
+            if _def(graph, member).kind == "attribute":
+                fields.append(assignment_text(graph, member, "signature"))
+        parts.extend(fields[:MAX_FIELDS])
+        if len(fields) > MAX_FIELDS:
+            parts.append("...")
+    return parts
+
+
+def render_class(graph: RepoGraph, cls: Sym, tier: str, members: Sequence[str] = (), skip=frozenset()) -> str:
+    """A class header with its tier's body lines and already-rendered member texts, valid Python."""
+    header = header_text(graph, cls)
+    body = [*class_body(graph, cls, tier, skip), *members]
+    if not is_valid(header + " ..."):
+        header = _fallback_stub(_def(graph, cls))[: -len(" ...")]
+    if not body:
         return header + " ..."
-    return "\n".join(parts)
+    return header + "\n" + "\n".join(_indent(part, 1) for part in body)
+
+
+# --- items ---------------------------------------------------------------------------------------
+def render_item(graph: RepoGraph, sym: Sym, tier: str) -> str:
+    """One definition at `tier`, standalone (dedented), valid Python."""
+    memo = _memo(graph)
+    key = (sym, tier)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    d = _def(graph, sym)
+    if d.kind == "class":
+        found = render_class(graph, sym, tier)
+    elif d.kind not in ("function", "method"):
+        found = assignment_text(graph, sym, tier)
+    elif tier == "name":
+        found = compact_stub(graph, sym)
+    elif tier == "full":
+        found = _dedent(_src(graph, sym.path, d.start_byte, d.end_byte).rstrip(), d.column)
+        if not is_valid(found):
+            found = render_item(graph, sym, "doc")
+    else:
+        found = stub(graph, sym)
+        doc = _docstring_of(graph, sym) if tier == "doc" else ""
+        if doc:
+            found = found[: -len(" ...")] + "\n" + _indent(doc, 1)
+            if not is_valid(found):
+                found = stub(graph, sym)
+    memo[key] = found
+    return found
+
+
+def lower_tier(tier: str) -> str | None:
+    pos = TIERS.index(tier)
+    return TIERS[pos - 1] if pos > 0 else None
 
 
 def _containers(graph: RepoGraph, sym: Sym) -> list[Sym]:
@@ -147,45 +425,68 @@ def file_label(path: str) -> str:
     return f"# file: {path}"
 
 
-def assemble(graph: RepoGraph, items: Sequence[_Item]) -> str:
-    """Group chosen items by file (best file first), members under class headers, source order within."""
+def assemble_blocks(graph: RepoGraph, items: Sequence[_Item]) -> list[str]:
+    """One block per file (best file first): `# file:` label, then its items in source order with
+    members nested under their classes. Each block is valid Python."""
     by_file: dict[str, list[_Item]] = {}
     for item in sorted(items, key=lambda it: -it.score):
         by_file.setdefault(item.sym.path, []).append(item)
     blocks = []
     for path, file_items in by_file.items():
-        lines = [file_label(path)]
-        opened: list[Sym] = []  # classes whose header is printed, outermost first
-        with_members = {c for it in file_items for c in _containers(graph, it.sym)}
-        for item in sorted(file_items, key=lambda it: _def(graph, it.sym).start_byte):
-            containers = _containers(graph, item.sym)
-            common = 0
-            while common < min(len(opened), len(containers)) and opened[common] == containers[common]:
-                common += 1
-            opened = opened[:common]
-            for depth in range(common, len(containers)):
-                lines.append(_indent(header_text(graph, containers[depth]), depth))
-                opened.append(containers[depth])
-            text = item.text
-            if item.tier == "signature" and item.sym in with_members and text.endswith(" ..."):
-                text = text[: -len(" ...")]  # its members follow as the class body
-            lines.append(_indent(text, len(containers)))
-            if _def(graph, item.sym).kind == "class":
-                opened = [*containers, item.sym]  # its chosen members go under the class item itself
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+        chosen = {it.sym: it for it in file_items}
+        children: dict[Sym | None, list[Sym]] = {}
+        for sym in chosen:
+            chain: list[Sym | None] = [None, *_containers(graph, sym), sym]
+            for parent, child in itertools.pairwise(chain):
+                assert child is not None
+                siblings = children.setdefault(parent, [])
+                if child not in siblings:
+                    siblings.append(child)
+
+        top = sorted(children.get(None, ()), key=lambda s: _def(graph, s).start_byte)
+        blocks.append(
+            "\n".join([file_label(path), *(_render_node(graph, sym, chosen, children) for sym in top)])
+        )
+    return blocks
 
 
+def _render_node(
+    graph: RepoGraph, node: Sym, chosen: dict[Sym, _Item], children: dict[Sym | None, list[Sym]]
+) -> str:
+    """An item, or a class with its chosen members nested (recursively) under its header."""
+    item = chosen.get(node)
+    kids = sorted(children.get(node, ()), key=lambda s: _def(graph, s).start_byte)
+    if _def(graph, node).kind != "class":
+        assert item is not None
+        return item.text
+    tier = item.tier if item else "name"
+    if tier != "name" and constructor(graph, node) is None and _is_field_class(graph, node):
+        kids = [k for k in kids if _def(graph, k).kind != "attribute"]  # fields are in its body
+    members = [_render_node(graph, kid, chosen, children) for kid in kids]
+    return render_class(graph, node, tier, members, frozenset(kids))
+
+
+def assemble(graph: RepoGraph, items: Sequence[_Item]) -> str:
+    return "\n\n".join(assemble_blocks(graph, items))
+
+
+# --- choosing ------------------------------------------------------------------------------------
 class _Selection:
     """Chosen items and the budget left, with the per-file / per-class label costs paid once."""
 
-    def __init__(self, graph: RepoGraph, budget: int, count: TokenCounter) -> None:
+    def __init__(
+        self, graph: RepoGraph, budget: int, count: TokenCounter, items: Sequence[_Item] = ()
+    ) -> None:
         self.graph = graph
         self.count = count
         self.left = budget
-        self.items: dict[Sym, _Item] = {}
-        self.files_open: set[str] = set()
+        self.items: dict[Sym, _Item] = {it.sym: it for it in items}
+        self.files_open: set[str] = {it.sym.path for it in items}
         self.containers_open: set[Sym] = set()
+        for it in items:
+            self.containers_open.update(_containers(graph, it.sym))
+            if _def(graph, it.sym).kind == "class":
+                self.containers_open.add(it.sym)
 
     def overhead(self, sym: Sym) -> tuple[int, list[Sym]]:
         cost = 0 if sym.path in self.files_open else self.count(file_label(sym.path)) + 2
@@ -197,6 +498,8 @@ class _Selection:
         overhead, new = self.overhead(sym)
         text = render_item(self.graph, sym, tier)
         cost = self.count(text) + 1
+        if _def(self.graph, sym).kind == "class" and sym in self.containers_open:
+            cost -= self.count(header_text(self.graph, sym))  # its header is already paid for
         if cost + overhead > self.left:
             return False
         self.items[sym] = _Item(sym, score, tier, text, cost)
@@ -206,6 +509,15 @@ class _Selection:
         if _def(self.graph, sym).kind == "class":
             self.containers_open.add(sym)
         return True
+
+    def add_best(self, sym: Sym, score: float, tier: str = "signature") -> bool:
+        """Add at `tier`, else at the cheaper tiers below it: a name beats a left-out definition."""
+        current: str | None = tier
+        while current is not None:
+            if self.add(sym, score, current):
+                return True
+            current = lower_tier(current)
+        return False
 
     def upgrade(self, sym: Sym, tier: str, max_cost: int | None = None) -> bool:
         item = self.items[sym]
@@ -225,44 +537,56 @@ def choose(
     budget: int,
     count: TokenCounter,
     options: RenderOptions,
+    already: Sequence[_Item] = (),
 ) -> list[_Item]:
-    """Coverage first, detail second.
+    """Coverage first, then signatures, then detail.
 
-    1. headers of every candidate scoring at least `core_fraction` of the best, best first;
-    2. upgrades in rank order: whole source for the best few short ones, else docstring summaries;
-    3. more headers further down the ranking while room is left.
+    1. every candidate scoring at least `core_fraction` of the best, best first, by name (compact);
+    2. those upgraded to their signatures (a class: its constructor), best first;
+    3. docstring summaries, or the whole source for the best few short functions;
+    4. further candidates down the ranking by name, then their signatures, while room is left.
+    With `already` (a top-up round), only step 4 runs, on top of those items with `budget` spare.
     """
-    sel = _Selection(graph, budget, count)
+    sel = _Selection(graph, budget, count, already)
     candidates = list(ranked[: options.max_candidates])
     if not candidates:
-        return []
+        return list(sel.items.values())
     top = candidates[0][1]
-    core = [(sym, score) for sym, score in candidates if score >= options.core_fraction * top]
-    for sym, score in core:
-        if sel.left <= 8:
-            break
-        sel.add(sym, score, "signature")
+    core = [] if already else [(s, v) for s, v in candidates if v >= options.core_fraction * top]
+    _names_then_signatures(sel, core)
     full = 0
     for sym, score in core[: options.max_detailed]:
-        if sym not in sel.items or sel.left <= 8:
+        if sym not in sel.items or sel.left <= 4:
             continue
         d = _def(graph, sym)
         if (
             full < MAX_FULL_ITEMS
-            and d.kind not in ("class", "constant", "variable", "attribute")
+            and d.kind in ("function", "method")
             and score >= 0.5 * top
             and d.end_line - d.start_line < MAX_FULL_LINES
             and sel.upgrade(sym, "full", max_cost=max(1, budget // 4))
         ):
             full += 1
             continue
-        if d.kind in ("function", "method", "class"):
+        if d.kind in ("function", "method", "class") and sel.items[sym].tier == "signature":
             sel.upgrade(sym, "doc")
-    for sym, score in candidates[len(core) :]:
-        if sel.left <= 8:
-            break
-        sel.add(sym, score, "signature")
+    rest = [(sym, score) for sym, score in candidates[len(core) :] if sym not in sel.items]
+    _names_then_signatures(sel, rest)
     return list(sel.items.values())
+
+
+def _names_then_signatures(sel: _Selection, group: Sequence[tuple[Sym, float]]) -> None:
+    """Name every member of `group` that fits (best first), then upgrade them to signatures."""
+    added = []
+    for sym, score in group:
+        if sel.left <= 4:
+            break
+        if sel.add(sym, score, "name"):
+            added.append(sym)
+    for sym in added:
+        if sel.left <= 4:
+            break
+        sel.upgrade(sym, "signature")
 
 
 def window(graph: RepoGraph, hole: Hole, budget: int, count: TokenCounter) -> tuple[str, tuple[int, int]]:

@@ -176,12 +176,14 @@ def test_unusable_cache_dir_degrades(tmp_path) -> None:
     cache.put_many([])
 
 
-def test_estimate_is_pessimistic_by_construction() -> None:
-    from codegym.context.tokens import estimate_tokens
+def test_rule_is_pessimistic_by_construction_and_estimate_is_it_scaled() -> None:
+    from codegym.context.tokens import estimate_tokens, rule_tokens
 
-    assert estimate_tokens("") == 0
-    assert estimate_tokens("x") == 1
-    assert estimate_tokens(" word") == estimate_tokens("word") == 1  # a leading space merges
-    assert estimate_tokens("café") == 1 + 2  # "caf", then é as its two UTF-8 bytes
-    assert estimate_tokens("HTTP_ERROR") > estimate_tokens("http_error")  # capitals split finely
-    assert estimate_tokens("x = 12345\n") == 1 + 1 + 5 + 1  # one per digit; single spaces are free
+    assert rule_tokens("") == estimate_tokens("") == 0
+    assert rule_tokens("x") == estimate_tokens("x") == 1
+    assert rule_tokens(" word") == rule_tokens("word") == 1  # a leading space merges
+    assert rule_tokens("café") == 1 + 2  # "caf", then é as its two UTF-8 bytes
+    assert rule_tokens("HTTP_ERROR") > rule_tokens("http_error")  # capitals split finely
+    assert rule_tokens("x = 12345\n") == 1 + 1 + 5 + 1  # one per digit; single spaces are free
+    text = "def handler(request: Request, *, timeout: float = 3.0) -> Response: ...\n" * 20
+    assert estimate_tokens(text) == -(-rule_tokens(text) * 5 // 7)  # the calibrated 5/7, rounded up

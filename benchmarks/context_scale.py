@@ -1,0 +1,115 @@
+"""Scale of codegym.context: first query, disk-warm query, one-file edit and warm query by repository size.
+
+    .venv/bin/python benchmarks/context_scale.py [--packages rich,networkx,sympy] [--holes 5]
+
+Each measurement runs in a fresh child process (so peak memory is that query's, not the benchmark's):
+  cold         new engine, no caches: scan + parse everything + graph + rank + render
+  disk-warm    new engine, SQLite parse cache already filled (what a second CLI call costs, minus
+               interpreter start-up)
+  edit         in a warm engine, a function body is blanked in one file (an interface-preserving
+               edit): graph update + query (median over --holes edits)
+  warm         the same state queried again (ranking + rendering only)
+Wall seconds, CPU seconds and peak RSS (ru_maxrss of the child, includes the interpreter and
+tree-sitter, about 60 MB before any work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from context_data import SCALE_PACKAGES, fetch
+
+
+def child(root: str, mode: str, cache: str, holes: int) -> None:
+    from context_data import make_holes
+
+    from codegym.context import ContextEngine
+    from codegym.context.repo import RepoFiles, scan_repo
+
+    out: dict[str, object] = {}
+    t0, c0 = time.perf_counter(), time.process_time()
+    engine = ContextEngine(Path(cache) if mode != "cold" else None)
+    repo = scan_repo(Path(root))
+    # a fixed hole: the last top-level function of the largest file
+    path = max(repo.files, key=lambda p: len(repo.files[p]))
+    line = repo.files[path].count(b"\n") // 2
+    engine.query(repo, path, line, 1024)
+    out["wall"], out["cpu"] = time.perf_counter() - t0, time.process_time() - c0
+    out["lines"] = sum(d.count(b"\n") for d in repo.files.values())
+    out["files"] = len(repo.files)
+    if mode == "edit":
+        cases = make_holes("x", repo, holes)
+        edits, warm = [], []
+        for case in cases:
+            files = dict(repo.files)
+            files[case.file] = case.blanked
+            blanked = RepoFiles(files, repo.root_name)
+            t1 = time.perf_counter()
+            engine.query(blanked, case.file, case.line, 1024)
+            edits.append(time.perf_counter() - t1)
+            t1 = time.perf_counter()
+            engine.query(blanked, case.file, case.line, 1024)
+            warm.append(time.perf_counter() - t1)
+        out["edit"] = statistics.median(edits)
+        out["warm"] = statistics.median(warm)
+        out["stats"] = engine.stats
+    out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(out))
+
+
+def run(root: Path, mode: str, cache: str, holes: int) -> dict:
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", str(root), mode, cache, str(holes)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        return
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--packages", default="", help="comma-separated import names (default: all)")
+    ap.add_argument("--holes", type=int, default=5)
+    args = ap.parse_args()
+    wanted = {p for p in args.packages.split(",") if p}
+    print(
+        f"{'package':<18}{'files':>6}{'lines':>9}{'cold s':>8}{'cpu s':>7}{'MB':>6}"
+        f"{'disk-warm s':>12}{'cpu s':>7}{'MB':>6}{'edit ms':>9}{'warm ms':>9}"
+    )
+    for name, version, package in SCALE_PACKAGES:
+        if wanted and package not in wanted:
+            continue
+        root = fetch(name, version, package)
+        with tempfile.TemporaryDirectory() as cache:
+            cold = run(root, "cold", cache, args.holes)
+            run(root, "fill", cache, args.holes)  # fills the disk cache
+            disk = run(root, "disk", cache, args.holes)
+            edit = run(root, "edit", cache, args.holes)
+        print(
+            f"{name + ' ' + version:<18}{cold['files']:>6}{cold['lines']:>9}{cold['wall']:>8.2f}"
+            f"{cold['cpu']:>7.2f}{cold['rss_mb']:>6.0f}{disk['wall']:>12.2f}{disk['cpu']:>7.2f}"
+            f"{disk['rss_mb']:>6.0f}{edit['edit'] * 1e3:>9.0f}{edit['warm'] * 1e3:>9.0f}",
+            flush=True,
+        )
+    load1, load5, _ = os.getloadavg()
+    print(f"\n{os.cpu_count()} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min) at the end")
+
+
+if __name__ == "__main__":
+    main()
