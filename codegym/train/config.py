@@ -452,6 +452,15 @@ def _describe(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
+# what a YAML scalar must be for a field of each type (a bool is not an int here, an int is a float)
+_SCALARS: dict[Any, Any] = {
+    bool: lambda value: isinstance(value, bool),
+    int: lambda value: isinstance(value, int) and not isinstance(value, bool),
+    float: _is_number,
+    str: lambda value: isinstance(value, str),
+}
+
+
 def _coerce(value: Any, hint: Any) -> Any:
     """`value` checked against the type `hint` (what YAML can hold: scalars, lists, mappings), the way
     a config field is typed; raises _WrongType. Types YAML cannot express are accepted as they are."""
@@ -474,20 +483,8 @@ def _coerce(value: Any, hint: Any) -> Any:
         if value in get_args(hint):
             return value
         raise _WrongType(_describe(hint))
-    if hint is bool:
-        if isinstance(value, bool):
-            return value
-        raise _WrongType(_describe(hint))
-    if hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise _WrongType(_describe(hint))
-    if hint is float:
-        if _is_number(value):
-            return value
-        raise _WrongType(_describe(hint))
-    if hint is str:
-        if isinstance(value, str):
+    if hint in _SCALARS:
+        if _SCALARS[hint](value):
             return value
         raise _WrongType(_describe(hint))
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
@@ -765,4 +762,10 @@ def _check_trl_section(config: TrainConfig) -> None:
     checked = validate_trl_section(trl_config_class(config.algorithm), config.trl, where)
     config.trl.clear()
     config.trl.update(checked)
-    build_trl_config(config, config.output_dir)
+    args = build_trl_config(config, config.output_dir)
+    budget = getattr(args, "max_completion_length", None)
+    if config.feedback.turns > 1 and isinstance(budget, int):
+        try:  # TRL's default budget too is known now, not only one the config sets
+            config.feedback.attempt_tokens(budget)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from exc
