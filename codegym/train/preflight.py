@@ -184,13 +184,14 @@ def _hub_reachable(endpoint: str, timeout: float = 3.0) -> str | None:
         return exc.strerror or type(exc).__name__
 
 
-def check_model_source(model: ModelConfig, where: str = "config") -> None:
+def check_model_source(model: ModelConfig, where: str = "config") -> str | None:
     """`model.name_or_path` can be loaded: an existing transformers folder, or a hub id that is in the
     local cache or can be downloaded now. Offline (HF_HUB_OFFLINE) or with the hub unreachable, a model
-    missing from the cache fails here in seconds rather than after a minute of retries."""
+    missing from the cache fails here in seconds rather than after a minute of retries; a cached one
+    is then loaded from the cache alone (this process goes offline), and the returned notice says so."""
     name = model.name_or_path
     if name == "tiny":
-        return
+        return None
     path = Path(name).expanduser()
     field = f"{where}: model.name_or_path {name}"
     if path.exists():
@@ -198,13 +199,22 @@ def check_model_source(model: ModelConfig, where: str = "config") -> None:
             raise ConfigError(f"{field} is a file; name a model folder (with config.json) or a hub id")
         if not (path / "config.json").exists():
             raise ConfigError(f"{field}: no config.json in that folder, so it is not a transformers model")
-        return
+        return None
     if _looks_like_path(name):
         raise ConfigError(f"{field}: no such folder (a local model path must exist; or give a hub id)")
     from huggingface_hub import constants, try_to_load_from_cache
 
-    if isinstance(try_to_load_from_cache(name, "config.json"), str):
-        return  # cached: transformers loads it without the network when offline
+    cached = isinstance(try_to_load_from_cache(name, "config.json"), str)
+    if cached and constants.HF_HUB_OFFLINE:
+        return None
+    if cached:
+        problem = _hub_reachable(constants.ENDPOINT)
+        if problem is None:
+            return None
+        # transformers would retry the hub for every file before falling back to the cache
+        constants.HF_HUB_OFFLINE = True
+        os.environ["HF_HUB_OFFLINE"] = "1"  # and so would the processes this one starts
+        return f"{constants.ENDPOINT} cannot be reached ({problem}): {name} loads from the local hub cache"
     if constants.HF_HUB_OFFLINE:
         raise ConfigError(
             f"{field} is not in the local hub cache ({constants.HF_HUB_CACHE}) and HF_HUB_OFFLINE is set: "
@@ -217,6 +227,7 @@ def check_model_source(model: ModelConfig, where: str = "config") -> None:
             f"download it where there is a network (hf download {name}) or name a local folder"
         )
     _check_hub_model(name, field)
+    return None
 
 
 def _check_hub_model(name: str, field: str) -> None:

@@ -176,7 +176,9 @@ def run_training(
     # what can be checked without loading anything is checked first (and by every process, before
     # any of them writes): a run directory that cannot be used, a model that cannot be had
     check_writable_dir(run_dir)
-    check_model_source(config.model, config.source or "config")
+    model_notice = check_model_source(config.model, config.source or "config")
+    if model_notice:
+        log(model_notice)
     import torch
     from accelerate import PartialState
 

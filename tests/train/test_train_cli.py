@@ -207,6 +207,28 @@ def test_a_hub_model_offline_fails_fast(tmp_path: Path, monkeypatch: pytest.Monk
     assert code == 2 and "cannot be reached" in error_line(output)
 
 
+def test_a_cached_hub_model_without_a_network_loads_from_the_cache_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from huggingface_hub import constants
+
+    from codegym.train.config import ModelConfig
+    from codegym.train.preflight import check_model_source
+
+    repo = tmp_path / "cache" / "models--Qwen--Qwen2.5-Coder-0.5B"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text("abc123")
+    (repo / "snapshots" / "abc123").mkdir(parents=True)
+    (repo / "snapshots" / "abc123" / "config.json").write_text("{}")
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    notice = check_model_source(ModelConfig(name_or_path="Qwen/Qwen2.5-Coder-0.5B"), "train.yaml")
+    assert notice and "loads from the local hub cache" in notice
+    assert constants.HF_HUB_OFFLINE and os.environ["HF_HUB_OFFLINE"] == "1"  # no minute of retries
+
+
 # -- what a run shows ----------------------------------------------------------------------------------
 
 
