@@ -165,10 +165,9 @@ def main() -> None:
     for name in args.plans:
         if cuda:
             torch.cuda.reset_peak_memory_stats()
-        run_dir = out / name
-        run_dir.mkdir(parents=True, exist_ok=True)
+        run_dir = out / name  # a new run needs an empty run directory: the config is written beside it
         config = load_train_config(
-            write_config(run_dir / "train.yaml", model_dir, PLANS[name], run_dir, args.steps)
+            write_config(out / f"{name}.yaml", model_dir, PLANS[name], run_dir, args.steps)
         )
         result = run_training(config, log=lambda message: None)
         timing = result.metrics["timing"]

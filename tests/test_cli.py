@@ -296,7 +296,6 @@ def test_tasks_import_writes_a_pack_that_judges_and_checks(tmp_path: Path) -> No
 
 def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
     import fcntl
-    import os
 
     samples = tmp_path / "s.jsonl"
     samples.write_text(
@@ -332,7 +331,7 @@ def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
         app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
     )
     assert done.exit_code == 0 and json.loads(out.read_text())["passed"]
-    assert not os.path.exists(tmp_path / "judged.jsonl.lock")
+    assert not (tmp_path / "judged.jsonl.lock").exists()
     again = runner.invoke(
         app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward", "--no-resume"]
     )

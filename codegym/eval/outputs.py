@@ -9,11 +9,11 @@ pid of the one writing.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
+from codegym import locks
 from codegym.eval.samples import EvalError
 
 
@@ -96,27 +96,16 @@ def check_output_dir(
         )
 
 
-@contextlib.contextmanager
-def output_lock(lock_path: Path, *, target: Path, command: str, option: str = "--out") -> Iterator[None]:
-    """Hold an exclusive lock on `lock_path` while writing `target`; a second holder stops with a
-    one-line error naming the first one's pid. The lock file is removed when released."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path, "a+", encoding="utf-8") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown"
-            raise OutputPathError(
-                f"{option} {target} is being written by another {command} (pid {holder}); "
-                f"wait for it or choose another {option}"
-            ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):
-                lock_path.unlink()
+def output_lock(
+    lock_path: Path, *, target: Path, command: str, option: str = "--out"
+) -> contextlib.AbstractContextManager[None]:
+    """Hold `lock_path` while writing `target`; a second writer stops with a one-line error naming the
+    first one's pid."""
+    return locks.exclusive(
+        lock_path,
+        lambda holder: OutputPathError(
+            f"{option} {target} is being written by another {command} (pid {holder}); "
+            f"wait for it or choose another {option}"
+        ),
+        remove=True,
+    )

@@ -11,24 +11,31 @@ Layout of a config file:
     feedback:  multi-turn self-correction (GRPO)
     stability: adaptive LR, KL/entropy alarms, hack-rate stop, checkpoints
     output:    run directory, logging
-    grpo | rloo | ppo:  codegym's per-algorithm options (see grpo.py, rloo.py, ppo.py)
+    grpo | rloo | ppo:  codegym's per-algorithm options (GRPOOptions, RLOOOptions, PPOOptions)
     trl:       passed through to TRL's GRPOConfig / RLOOConfig / PPOConfig (any of their fields)
+
+`load_train_config` builds all of it, TRL's config object included, and type-checks every field:
+a mistake is a ConfigError naming the file and the field, before any model, sandbox or warm-up.
+Relative paths (`reward:`, `data.tasks_dirs`, a local model) are read beside the config file first.
 """
 
 from __future__ import annotations
 
 import copy
 import difflib
+import enum
 import importlib.util
+import types
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
 import yaml
 
 from codegym._yaml import load_yaml
 from codegym.errors import CodegymError
-from codegym.reward.config import RewardConfig, RewardConfigError
+from codegym.reward.config import RewardConfig, RewardConfigError, bundled_config
 from codegym.rollout.prompts import PromptConfig
 from codegym.train.tiny import TinyModelSpec
 
@@ -371,6 +378,44 @@ class EvalConfig:
             raise ValueError("evaluation.max_new_tokens must be >= 0")
 
 
+RewardLayout = Literal["joint", "components"]
+
+
+@dataclass(frozen=True)
+class GRPOOptions:
+    """codegym's GRPO options (the `grpo:` section); TRL's own fields go under `trl:`."""
+
+    reward_layout: RewardLayout = field(
+        default="joint",
+        metadata={
+            "help": "joint: train on the gated total, log components at weight 0; components: "
+            "one weighted function per component (same total)."
+        },
+    )
+    async_rewards: bool = field(
+        default=False, metadata={"help": "Async reward functions (judging overlaps other async work)."}
+    )
+
+
+@dataclass(frozen=True)
+class RLOOOptions:
+    """codegym's RLOO options (the `rloo:` section)."""
+
+    reward_layout: RewardLayout = field(
+        default="joint", metadata={"help": "As for GRPO: joint total, or weighted per-component functions."}
+    )
+
+
+@dataclass(frozen=True)
+class PPOOptions:
+    """codegym's PPO options (the `ppo:` section)."""
+
+    value_model: str = field(
+        default="policy",
+        metadata={"help": "policy: value model initialised from the policy's weights; or a path."},
+    )
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     algorithm: Algorithm = field(default="grpo", metadata={"help": "grpo, rloo or ppo."})
@@ -388,10 +433,16 @@ class TrainConfig:
     evaluation: EvalConfig = field(
         default_factory=EvalConfig, metadata={"help": "pass@1 before and after RL, with a 95% CI."}
     )
-    grpo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym GRPO options (grpo.py)."})
-    rloo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym RLOO options (rloo.py)."})
-    ppo: dict[str, Any] = field(default_factory=dict, metadata={"help": "codegym PPO options (ppo.py)."})
-    trl: dict[str, Any] = field(default_factory=dict, metadata={"help": "Fields of TRL's algorithm config."})
+    grpo: GRPOOptions = field(default_factory=GRPOOptions, metadata={"help": "codegym GRPO options."})
+    rloo: RLOOOptions = field(default_factory=RLOOOptions, metadata={"help": "codegym RLOO options."})
+    ppo: PPOOptions = field(default_factory=PPOOptions, metadata={"help": "codegym PPO options."})
+    trl: dict[str, Any] = field(
+        default_factory=dict,
+        metadata={
+            "help": "Fields of TRL's algorithm config (GRPOConfig, RLOOConfig, PPOConfig): checked against "
+            "that class, field by field and type by type, when the config is loaded."
+        },
+    )
     source: str = field(default="", metadata={"help": "The file this config came from."})
 
     def __post_init__(self) -> None:
@@ -400,6 +451,10 @@ class TrainConfig:
         if self.feedback.turns > 1 and self.algorithm != "grpo":
             raise ValueError(
                 "feedback.turns > 1 (multi-turn self-correction) is supported with algorithm: grpo"
+            )
+        if self.algorithm == "ppo" and self.data.prompt.style != "completion":
+            raise ValueError(
+                "data.prompt.style: ppo needs completion (TRL's PPO trains on plain-text queries)"
             )
         budget = self.trl.get("max_completion_length")
         if self.feedback.turns > 1 and isinstance(budget, int):
@@ -415,6 +470,104 @@ def _suggest(name: str, valid: list[str]) -> str:
     return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
 
 
+class _WrongType(Exception):
+    """A value does not fit a field's type; `expected` says what would."""
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(expected)
+        self.expected = expected
+
+
+def _describe(hint: Any) -> str:
+    if hint is bool:
+        return "true or false"
+    if hint is int:
+        return "an integer"
+    if hint is float:
+        return "a number"
+    if hint is str:
+        return "a string"
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return "one of " + ", ".join(str(m.value) for m in hint)
+    origin = get_origin(hint)
+    if origin is Literal:
+        return "one of " + ", ".join(map(str, get_args(hint)))
+    if origin in (Union, types.UnionType):
+        arms = [_describe(arm) for arm in get_args(hint) if arm is not type(None)]
+        return " or ".join(dict.fromkeys(arms)) + (" (or null)" if type(None) in get_args(hint) else "")
+    if origin in (list, tuple, Sequence) or hint in (list, tuple):
+        return "a list"
+    if origin is dict or hint is dict:
+        return "a mapping"
+    return getattr(hint, "__name__", str(hint))
+
+
+# what a YAML scalar must be for a field of each type (a bool is not an int here, an int is a float)
+_SCALARS: dict[Any, Any] = {
+    bool: lambda value: isinstance(value, bool),
+    int: lambda value: isinstance(value, int) and not isinstance(value, bool),
+    float: _is_number,
+    str: lambda value: isinstance(value, str),
+}
+
+
+def _coerce(value: Any, hint: Any) -> Any:
+    """`value` checked against the type `hint` (what YAML can hold: scalars, lists, mappings), the way
+    a config field is typed; raises _WrongType. Types YAML cannot express are accepted as they are."""
+    if hint is Any:
+        return value
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        arms = get_args(hint)
+        if value is None and type(None) in arms:
+            return None
+        for arm in arms:
+            if arm is type(None):
+                continue
+            try:
+                return _coerce(value, arm)
+            except _WrongType:
+                continue
+        raise _WrongType(_describe(hint))
+    if origin is Literal:
+        if value in get_args(hint):
+            return value
+        raise _WrongType(_describe(hint))
+    if hint in _SCALARS:
+        if _SCALARS[hint](value):
+            return value
+        raise _WrongType(_describe(hint))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        if isinstance(value, hint) or value in {m.value for m in hint}:
+            return value
+        raise _WrongType(_describe(hint))
+    if origin in (list, tuple, Sequence) or hint in (list, tuple):
+        if isinstance(value, str) and origin is tuple:
+            value = (value,)  # `packs: basics` is `packs: [basics]`
+        if not isinstance(value, (list, tuple)):
+            raise _WrongType(_describe(hint))
+        args = get_args(hint)
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_coerce(item, args[0]) for item in value)
+        if origin is tuple and args:
+            if len(args) != len(value):
+                raise _WrongType(f"a list of {len(args)} items")
+            return tuple(_coerce(item, arm) for item, arm in zip(value, args, strict=True))
+        if args:
+            return [_coerce(item, args[0]) for item in value]
+        return value
+    if origin is dict or hint is dict:
+        if isinstance(value, dict):
+            return value
+        raise _WrongType(_describe(hint))
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _build(cls: type, data: Any, where: str) -> Any:
     """Recursively build dataclass `cls` from a mapping, naming the exact field on any error."""
     if not isinstance(data, dict):
@@ -428,17 +581,18 @@ def _build(cls: type, data: Any, where: str) -> Any:
             raise ConfigError(f"{where}.{key}: {retired[key]}")
         if key not in valid:
             raise ConfigError(
-                f"{where}.{key}: unknown field{_suggest(key, valid)}; valid: {', '.join(valid)}"
+                f"{where}.{key}: unknown field{_suggest(str(key), valid)}; valid: {', '.join(valid)}"
             )
         hint = hints[key]
-        if is_dataclass(hint) and isinstance(value, dict):
+        if is_dataclass(hint):
+            if value is None:  # an empty section (`grpo:` with nothing under it) keeps the defaults
+                continue
             value = _build(hint, value, f"{where}.{key}")
-        elif get_origin(hint) is tuple and isinstance(value, (list, tuple)):
-            value = tuple(value)
-        elif get_origin(hint) is tuple and isinstance(value, str):
-            value = (value,)
-        elif get_origin(hint) is Literal and value not in get_args(hint):
-            raise ConfigError(f"{where}.{key}: must be one of {list(get_args(hint))}, got {value!r}")
+        else:
+            try:
+                value = _coerce(value, hint)
+            except _WrongType as exc:
+                raise ConfigError(f"{where}.{key}: must be {exc.expected}, got {_shown(value)}") from None
         values[key] = value
     try:
         return cls(**values)
@@ -446,25 +600,58 @@ def _build(cls: type, data: Any, where: str) -> Any:
         raise ConfigError(f"{where}: {exc}") from exc
 
 
+def _resolve_file(value: str, base_dir: Path) -> Path | None:
+    """A relative path in a config: the config file's folder first, then the bundled configs/ (so a
+    config copied out of configs/ still finds `reward/default.yaml`), then the working directory."""
+    path = Path(value).expanduser()
+    if path.is_absolute():
+        return path if path.exists() else None
+    for candidate in (base_dir / path, bundled_config(value), Path.cwd() / path):
+        if candidate.exists():
+            return candidate
+    return None
+
+
 def _reward_config(value: Any, base_dir: Path, where: str) -> RewardConfig:
     try:
         if isinstance(value, str):
-            path = Path(value)
-            if not path.is_absolute():
-                path = base_dir / path if (base_dir / path).exists() else Path.cwd() / path
+            path = _resolve_file(value, base_dir)
+            if path is None:
+                raise ConfigError(
+                    f"{where}.reward: no such file {value!r} (looked in {base_dir}, the bundled configs/ "
+                    "and the working directory)"
+                )
             return RewardConfig.from_yaml(path)
         if isinstance(value, dict):
             return RewardConfig.from_dict(value, source=f"{where}.reward")
     except RewardConfigError as exc:
         raise ConfigError(f"{where}.reward: {exc}") from exc
-    raise ConfigError(f"{where}.reward: must be a path to a reward YAML or a mapping")
+    raise ConfigError(f"{where}.reward: must be a path to a reward YAML or a mapping, got {_shown(value)}")
+
+
+def _relative_to_config(data: dict[str, Any], base_dir: Path) -> None:
+    """Local paths that exist beside the config file are read from there (else as given, from the
+    working directory): extra task-pack folders and a local model folder."""
+    section = data.get("data")
+    if isinstance(section, dict) and isinstance(section.get("tasks_dirs"), (list, tuple)):
+        section["tasks_dirs"] = [
+            str(base_dir / d) if isinstance(d, str) and (base_dir / d).is_dir() else d
+            for d in section["tasks_dirs"]
+        ]
+    model = data.get("model")
+    if isinstance(model, dict) and isinstance(model.get("name_or_path"), str):
+        name = model["name_or_path"]
+        if name != "tiny" and not Path(name).is_absolute() and (base_dir / name).is_dir():
+            model["name_or_path"] = str(base_dir / name)
 
 
 def set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
     keys = dotted.split(".")
     target = data
     for key in keys[:-1]:
-        target = target.setdefault(key, {})
+        if target.get(key) is None:
+            target[key] = {}
+        target = target[key]
         if not isinstance(target, dict):
             raise ConfigError(f"override {dotted}: {key} is not a section")
     target[keys[-1]] = value
@@ -482,13 +669,22 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def load_train_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
+    """Load, override and validate a training config, TRL's section included: every error is a
+    ConfigError naming the file and the field, raised before anything heavy is loaded."""
     path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a folder; give a training config YAML, e.g. configs/quickstart.yaml")
     try:
-        raw = load_yaml(path.read_text(encoding="utf-8")) or {}
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError(f"{path}: no such config file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc}") from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
+        raise ConfigError(f"{path}: invalid YAML: {' '.join(str(exc).split())}") from exc
+    if raw is None:
+        # an empty file is a mistake (a wrong path, an unsaved editor), never "train the defaults"
+        raise ConfigError(f"{path}: the config file is empty; start from configs/quickstart.yaml")
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: must be a mapping of sections")
     data = copy.deepcopy(raw)
@@ -499,14 +695,18 @@ def load_train_config(path: str | Path, overrides: list[str] | tuple[str, ...] =
 
 
 def config_from_dict(data: dict[str, Any], *, source: str = "config") -> TrainConfig:
-    data = dict(data)
+    """Build and validate a TrainConfig from its YAML mapping; relative paths resolve against the
+    folder of `source` (a file) when there is one."""
+    data = copy.deepcopy(data)
+    base_dir = Path(source).parent if source != "config" else Path.cwd()
+    _relative_to_config(data, base_dir)
     reward = data.pop("reward", None)
     data["source"] = source
     where = source
     config = _build(TrainConfig, data, where)
     if reward is not None:
-        base_dir = Path(source).parent if source != "config" else Path.cwd()
         config = _replace(config, reward=_reward_config(reward, base_dir, where))
+    _check_trl_section(config)
     return config
 
 
@@ -516,16 +716,106 @@ def _replace(config: TrainConfig, **changes: Any) -> TrainConfig:
     return TrainConfig(**values)
 
 
-def validate_options(options_cls: type, data: dict[str, Any], where: str) -> Any:
-    """Build an algorithm's options dataclass from its YAML section."""
-    return _build(options_cls, data, where)
+# -- TRL's own config class ---------------------------------------------------------------------
+
+TRL_CONFIG_CLASSES = {
+    "grpo": ("trl", "GRPOConfig"),
+    "rloo": ("trl", "RLOOConfig"),
+    "ppo": ("trl.experimental.ppo", "PPOConfig"),
+}
+
+# codegym's defaults for TRL fields; the config's `trl:` section overrides any of them
+TRL_DEFAULTS: dict[str, Any] = {
+    "logging_steps": 1,
+    "save_steps": 10,
+    "save_total_limit": 3,
+    "report_to": ["tensorboard"],
+    "max_grad_norm": 1.0,
+    "seed": 0,
+    "disable_tqdm": True,
+}
 
 
-def validate_trl_section(config_cls: type, data: dict[str, Any], where: str) -> None:
-    """Unknown TRL fields fail here, with suggestions, before any model is loaded."""
-    valid = sorted(f.name for f in fields(config_cls))
-    for key in data:
+def trl_config_class(algorithm: str) -> type:
+    """TRL's config dataclass for `algorithm` (imports TRL, not a model)."""
+    import importlib
+    import warnings
+
+    module, name = TRL_CONFIG_CLASSES[algorithm]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # TRL's "experimental" notice concerns its developers, not users
+        return getattr(importlib.import_module(module), name)
+
+
+def validate_trl_section(config_cls: type, data: dict[str, Any], where: str) -> dict[str, Any]:
+    """The `trl:` section checked against TRL's config class: unknown fields (with suggestions) and
+    values of the wrong type fail here, naming the field, before any model is loaded."""
+    hints = get_type_hints(config_cls)
+    valid = sorted(f.name for f in fields(config_cls) if f.init)
+    checked: dict[str, Any] = {}
+    for key, value in data.items():
         if key not in valid:
             raise ConfigError(
-                f"{where}.trl.{key}: not a field of {config_cls.__name__}{_suggest(key, valid)}"
+                f"{where}.trl.{key}: not a field of {config_cls.__name__}{_suggest(str(key), valid)}"
             )
+        try:
+            checked[key] = _coerce(value, hints.get(key, Any))
+        except _WrongType as exc:
+            raise ConfigError(f"{where}.trl.{key}: must be {exc.expected}, got {_shown(value)}") from None
+    steps = checked.get("max_steps")
+    if steps is not None and (steps == 0 or steps < -1):
+        raise ConfigError(
+            f"{where}.trl.max_steps: must be >= 1 (or -1: train trl.num_train_epochs), got {steps}"
+        )
+    return checked
+
+
+def trl_values(config: TrainConfig, run_dir: Path, forced: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of TRL's config: codegym defaults < the config's `trl:` section < `forced`."""
+    import torch
+
+    section = dict(config.trl)
+    values = {**TRL_DEFAULTS, **section, **(forced or {})}
+    values["output_dir"] = str(run_dir)
+    values.setdefault("use_cpu", not torch.cuda.is_available())
+    if not torch.cuda.is_available() and "bf16" not in section:
+        # TRL turns bf16 autocast on by default; on a CPU it is slower, so only when asked for
+        values["bf16"] = False
+    values["restore_callback_states_from_checkpoint"] = True
+    limit = values.get("save_total_limit")
+    if limit is not None and limit < 2:
+        # the newest checkpoint may be mid-write when a run dies; the one before it must still exist
+        values["save_total_limit"] = 2
+    return values
+
+
+def build_trl_config(config: TrainConfig, run_dir: Path, forced: dict[str, Any] | None = None) -> Any:
+    """TRL's config object for the run; its own checks (e.g. batch sizes that do not divide) become
+    a ConfigError naming the file."""
+    import warnings
+
+    config_cls = trl_config_class(config.algorithm)
+    where = config.source or "config"
+    try:
+        with warnings.catch_warnings():
+            # transformers' deprecation notices about its own defaults are not the user's to act on
+            warnings.simplefilter("ignore", FutureWarning)
+            return config_cls(**trl_values(config, run_dir, forced))
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}.trl: {config_cls.__name__}: {' '.join(str(exc).split())}") from exc
+
+
+def _check_trl_section(config: TrainConfig) -> None:
+    """Type-check the `trl:` section and build TRL's config once, so that nothing TRL would refuse
+    waits for the SFT warm-up to be found out."""
+    where = config.source or "config"
+    checked = validate_trl_section(trl_config_class(config.algorithm), config.trl, where)
+    config.trl.clear()
+    config.trl.update(checked)
+    args = build_trl_config(config, config.output_dir)
+    budget = getattr(args, "max_completion_length", None)
+    if config.feedback.turns > 1 and isinstance(budget, int):
+        try:  # TRL's default budget too is known now, not only one the config sets
+            config.feedback.attempt_tokens(budget)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from exc

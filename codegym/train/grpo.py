@@ -2,39 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from codegym.train.config import validate_options
+from codegym.train.config import GRPOOptions
 from codegym.train.model_setup import load_policy, lora_config
 from codegym.train.multiturn import FeedbackRollout
 from codegym.train.setup import RunSetup, trl_arguments
 
-
-@dataclass(frozen=True)
-class GRPOOptions:
-    reward_layout: Literal["joint", "components"] = field(
-        default="joint",
-        metadata={
-            "help": "joint: train on the gated total, log components at weight 0; components: "
-            "one weighted function per component (same total)."
-        },
-    )
-    async_rewards: bool = field(
-        default=False, metadata={"help": "Async reward functions (judging overlaps other async work)."}
-    )
+__all__ = ["GRPOOptions", "build_grpo_trainer"]
 
 
 def build_grpo_trainer(setup: RunSetup) -> Any:
     from transformers import AutoTokenizer
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
-    options: GRPOOptions = validate_options(GRPOOptions, setup.config.grpo, f"{setup.config.source}.grpo")
+    options = setup.config.grpo
     rewards = setup.rewards
     functions = (rewards.async_functions if options.async_rewards else rewards.functions)(
         options.reward_layout
     )
-    args = trl_arguments(setup, GRPOConfig, {"reward_weights": rewards.weights(options.reward_layout)})
+    args = trl_arguments(setup, {"reward_weights": rewards.weights(options.reward_layout)})
     tokenizer = AutoTokenizer.from_pretrained(setup.model_path)
     tokenizer.padding_side = "left"
     model = load_policy(setup.model_path, setup.config.model)

@@ -214,8 +214,16 @@ def sft_examples(data: TrainingData) -> list[dict[str, Any]]:
     return examples
 
 
-def sft_warmup(model_path: str, data: TrainingData, config: ModelConfig, run_dir: Path, seed: int) -> str:
-    """A few supervised steps on the reference solutions (TRL's SFTTrainer); returns the new path."""
+def sft_warmup(
+    model_path: str,
+    data: TrainingData,
+    config: ModelConfig,
+    run_dir: Path,
+    seed: int,
+    callbacks: list[Any] | None = None,
+) -> str:
+    """A few supervised steps on the reference solutions (TRL's SFTTrainer); returns the new path.
+    `callbacks` show the progress (codegym.train.progress) in place of transformers' printing."""
     target = run_dir / "sft-model"
     marker = target / "codegym_sft.json"
     if marker.exists():
@@ -233,7 +241,7 @@ def sft_warmup(model_path: str, data: TrainingData, config: ModelConfig, run_dir
         max_steps=config.sft_warmup_steps,
         learning_rate=config.sft_learning_rate,
         per_device_train_batch_size=8,
-        logging_steps=max(1, config.sft_warmup_steps // 5),
+        logging_steps=max(1, config.sft_warmup_steps // 10),
         save_strategy="no",
         report_to=[],
         use_cpu=not torch.cuda.is_available(),
@@ -248,7 +256,12 @@ def sft_warmup(model_path: str, data: TrainingData, config: ModelConfig, run_dir
         args=args,
         train_dataset=Dataset.from_list(sft_examples(data)),
         processing_class=tokenizer,
+        callbacks=callbacks,
     )
+    if callbacks:
+        from codegym.train.progress import quiet_default_printers
+
+        quiet_default_printers(trainer)
     result = trainer.train()  # under accelerate, one job shared by every process (DDP)
     trainer.save_model(str(target))
     if trainer.is_world_process_zero():

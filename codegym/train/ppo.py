@@ -21,7 +21,6 @@ import json
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -34,7 +33,7 @@ from transformers.trainer_callback import ExportableState
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.trl_rewards import TrlRewards, batch_rates
 from codegym.train.callbacks import RESPONSE_TOKENS_KEY
-from codegym.train.config import ConfigError, validate_options
+from codegym.train.config import ConfigError, PPOOptions
 from codegym.train.model_setup import (
     load_policy,
     load_reference,
@@ -47,14 +46,6 @@ from codegym.train.setup import RunSetup, trl_arguments
 
 VALUE_MODEL_DIR = "value_model"
 SCORED_COMPONENTS = ("tests", "coverage", "style", "complexity", "efficiency")
-
-
-@dataclass(frozen=True)
-class PPOOptions:
-    value_model: str = field(
-        default="policy",
-        metadata={"help": "policy: value model initialised from the policy's weights; or a path."},
-    )
 
 
 # -- batch arithmetic --------------------------------------------------------------------------
@@ -76,14 +67,12 @@ def ppo_arguments(setup: RunSetup, world_size: int | None = None) -> Any:
     """TRL's PPOConfig for the run. `trl.max_steps` counts PPO updates, as it does for GRPO/RLOO;
     TRL's PPO counts episodes (samples over all processes), so the budget becomes
     max_steps x one update's samples on `world_size` processes (default: the processes running)."""
-    from trl.experimental.ppo import PPOConfig
-
     forced: dict[str, Any] = {"stop_token": "eos"}
-    probe = trl_arguments(setup, PPOConfig, forced)
+    probe = trl_arguments(setup, forced)
     if probe.max_steps > 0 and "total_episodes" not in setup.config.trl:
         processes = world_size if world_size is not None else process_count(probe)
         forced["total_episodes"] = probe.max_steps * ppo_batch_size(probe, processes)
-    return trl_arguments(setup, PPOConfig, forced)
+    return trl_arguments(setup, forced)
 
 
 def check_one_batch(prompts: int, args: Any, world_size: int, source: str) -> None:
@@ -341,11 +330,7 @@ def build_ppo_trainer(setup: RunSetup) -> Any:
     from transformers import AutoTokenizer
 
     source = setup.config.source or "config"
-    options: PPOOptions = validate_options(PPOOptions, setup.config.ppo, f"{source}.ppo")
-    if setup.data.completion_format != "append":
-        raise ConfigError(
-            f"{source}: data.prompt.style: ppo needs completion (TRL's PPO trains on plain-text queries)"
-        )
+    options: PPOOptions = setup.config.ppo
     args = ppo_arguments(setup)
     check_one_batch(len(setup.data.rows), args, process_count(args), source)
     checkpoint = setup.resume_checkpoint

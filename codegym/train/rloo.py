@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from codegym.train.config import validate_options
+from codegym.train.config import RLOOOptions
 from codegym.train.model_setup import load_policy, lora_config
 from codegym.train.setup import RunSetup, trl_arguments
 
-
-@dataclass(frozen=True)
-class RLOOOptions:
-    reward_layout: Literal["joint", "components"] = field(
-        default="joint", metadata={"help": "As for GRPO: joint total, or weighted per-component functions."}
-    )
+__all__ = ["RLOOOptions", "build_rloo_trainer"]
 
 
 def build_rloo_trainer(setup: RunSetup) -> Any:
     from transformers import AutoTokenizer
-    from trl import RLOOConfig, RLOOTrainer
+    from trl import RLOOTrainer
 
-    options: RLOOOptions = validate_options(RLOOOptions, setup.config.rloo, f"{setup.config.source}.rloo")
+    options = setup.config.rloo
     rewards = setup.rewards
-    args = trl_arguments(setup, RLOOConfig, {"reward_weights": rewards.weights(options.reward_layout)})
+    args = trl_arguments(setup, {"reward_weights": rewards.weights(options.reward_layout)})
     tokenizer = AutoTokenizer.from_pretrained(setup.model_path)
     tokenizer.padding_side = "left"
     return RLOOTrainer(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -26,9 +26,18 @@ from codegym.train.callbacks import (
 from codegym.train.checkpoints import SealCheckpoints, finished_step, resolve_resume
 from codegym.train.config import TrainConfig
 from codegym.train.data import build_training_data
+from codegym.train.logs import library_output_to_log
 from codegym.train.model_setup import base_model_path, export_final_model, sft_warmup
 from codegym.train.plot import plot_rewards
+from codegym.train.preflight import (
+    check_model_source,
+    check_run_dir,
+    check_writable_dir,
+    clear_run_dir,
+    run_lock,
+)
 from codegym.train.profile import StepProfiler
+from codegym.train.progress import progress_callback, quiet_default_printers
 from codegym.train.samples import SampleLog
 from codegym.train.setup import RunSetup
 
@@ -146,15 +155,30 @@ def _evaluate_learning(
     return report
 
 
+def _read_inputs(config: TrainConfig) -> list[Path]:
+    """Local paths the run reads, which --overwrite must not delete."""
+    candidates = [config.model.name_or_path, config.ppo.value_model, *config.data.tasks_dirs]
+    return [Path(c) for c in candidates if c not in ("tiny", "policy") and Path(c).exists()]
+
+
 def run_training(
     config: TrainConfig,
     *,
     resume: str | None = None,
+    overwrite: bool = False,
     log: Any = print,
     extra_callbacks: list[Any] | None = None,
 ) -> TrainResult:
-    """Train; `resume` is None, "auto" or a checkpoint path. `extra_callbacks` are TRL/transformers
-    TrainerCallbacks added after codegym's own."""
+    """Train; `resume` is None, "auto" or a checkpoint path; `overwrite` first deletes what an earlier
+    run wrote in the run directory (without it, a new run needs an empty or absent one).
+    `extra_callbacks` are TRL/transformers TrainerCallbacks added after codegym's own."""
+    run_dir = config.output_dir
+    # what can be checked without loading anything is checked first (and by every process, before
+    # any of them writes): a run directory that cannot be used, a model that cannot be had
+    check_writable_dir(run_dir)
+    model_notice = check_model_source(config.model, config.source or "config")
+    if model_notice:
+        log(model_notice)
     import torch
     from accelerate import PartialState
 
@@ -165,8 +189,37 @@ def run_training(
     processes = PartialState(cpu=not torch.cuda.is_available())
     if not processes.is_main_process:
         log = _silent  # one voice per run: rank 0 reports, writes summaries and evaluates
-    run_dir = config.output_dir
-    run_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        if processes.is_main_process:
+            stack.enter_context(run_lock(run_dir))  # a second `codegym train` here stops, naming this one
+        check_run_dir(run_dir, resume=resume, overwrite=overwrite, protected=_read_inputs(config))
+        processes.wait_for_everyone()  # every process has looked before the first one writes
+        if overwrite and processes.is_main_process:
+            removed = clear_run_dir(run_dir)
+            if removed:
+                log(f"--overwrite: deleted the earlier run's {', '.join(removed)} in {run_dir}")
+        processes.wait_for_everyone()
+        run_log = stack.enter_context(library_output_to_log(run_dir, processes.process_index))
+        say = log
+
+        def log(message: str) -> None:
+            say(message)
+            run_log.note(message)
+
+        result = _train(config, run_dir, processes, resume, log, extra_callbacks)
+        if run_log.warnings and processes.is_main_process:
+            say(f"{run_log.warnings} library warnings and notices: {run_log.path}")
+        return result
+
+
+def _train(
+    config: TrainConfig,
+    run_dir: Path,
+    processes: Any,
+    resume: str | None,
+    log: Any,
+    extra_callbacks: list[Any] | None,
+) -> TrainResult:
     checkpoint = resolve_resume(resume, run_dir)
     if resume == "auto" and checkpoint is None:
         log(f"no complete checkpoint in {run_dir}: starting from scratch")
@@ -209,19 +262,24 @@ def run_training(
             model_path = base_model_path(config.model, run_dir, packs)
         if config.model.sft_warmup_steps and checkpoint is None:
             log(f"SFT warm-up: {config.model.sft_warmup_steps} steps on reference solutions")
-            model_path = sft_warmup(model_path, data, config.model, run_dir, int(config.trl.get("seed", 0)))
+            model_path = sft_warmup(
+                model_path,
+                data,
+                config.model,
+                run_dir,
+                int(config.trl.get("seed", 0)),
+                callbacks=[progress_callback("SFT warm-up", log)],
+            )
         elif config.model.sft_warmup_steps and (run_dir / "sft-model").exists():
             model_path = str(run_dir / "sft-model")
         adaptive = AdaptiveLR(config.stability.adaptive_lr, run_dir / "adaptive_lr.jsonl")
         monitor = StabilityMonitor(config.stability, run_dir / "alarms.jsonl")
         profiler = StepProfiler(judge)
-        callbacks = [adaptive, monitor, SealCheckpoints(), profiler, *(extra_callbacks or [])]
-        if sys.stdout.isatty():
-            from trl.trainer.callbacks import RichProgressCallback
-
-            callbacks.append(RichProgressCallback())
+        progress = progress_callback(config.algorithm.upper(), log)
+        callbacks = [adaptive, monitor, SealCheckpoints(), profiler, *(extra_callbacks or []), progress]
         setup = RunSetup(config, run_dir, model_path, data, rewards, callbacks, resume_checkpoint=checkpoint)
         trainer = _builder(config.algorithm)(setup)
+        quiet_default_printers(trainer)  # `progress` shows the steps; every value still reaches the logs
         log_callback_metrics(trainer)  # codegym/lr_scale reaches TensorBoard and log_history
         notice = kl_alarm_notice(trainer.args)
         if notice:

@@ -56,7 +56,7 @@ def weights(path: str | Path) -> dict[str, torch.Tensor]:
     ("lora", "fragment"),
     [
         ({"r": -1}, "model.lora.r must be an integer >= 0"),
-        ({"r": 2.5}, "model.lora.r must be an integer"),
+        ({"r": 2.5}, "model.lora.r: must be an integer, got 2.5"),
         ({"r": 8, "alpha": 0}, "model.lora.alpha must be a number > 0"),
         ({"r": 8, "dropout": 1.0}, "model.lora.dropout must be a number in [0, 1)"),
         ({"r": 8, "target_modules": []}, "model.lora.target_modules must be a non-empty list"),

@@ -403,20 +403,19 @@ def test_multi_turn_feedback_with_grpo(tiny_model_path: str, tmp_path: Path) -> 
 
 
 def test_a_budget_too_small_for_the_turns_fails_before_training(tiny_model_path: str, tmp_path: Path) -> None:
-    # the TRL default max_completion_length (512) is only known when the trainer is built
+    # the TRL default max_completion_length (512): TRL's config is built when the config is loaded
     data = {
         k: v for k, v in small_config(tiny_model_path, tmp_path).trl.items() if k != "max_completion_length"
     }
-    config = config_from_dict(
-        {
-            "model": {"name_or_path": tiny_model_path},
-            "data": {"packs": ["basics"], "max_tasks": 4, "prompt": {"style": "completion"}},
-            "output": {"dir": str(tmp_path), "cache": "memory"},
-            "feedback": {"turns": 4, "feedback_tokens": 160},
-            "trl": data,
-        }
-    )
     with pytest.raises(
         ConfigError, match=r"trl\.max_completion_length 512 is too small.* would get 8 tokens.* >= 544"
     ):
-        run_training(config)
+        config_from_dict(
+            {
+                "model": {"name_or_path": tiny_model_path},
+                "data": {"packs": ["basics"], "max_tasks": 4, "prompt": {"style": "completion"}},
+                "output": {"dir": str(tmp_path), "cache": "memory"},
+                "feedback": {"turns": 4, "feedback_tokens": 160},
+                "trl": data,
+            }
+        )
