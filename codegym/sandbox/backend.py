@@ -23,9 +23,9 @@ class SandboxBackend(abc.ABC):
 
     name: str = ""
 
-    @abc.abstractmethod
     def execute(self, request: ExecRequest) -> ExecResult:
         """Run one request; infrastructure failures come back as `sandbox_error`, never raised."""
+        return self.execute_many([request])[0]
 
     @abc.abstractmethod
     def execute_many(

@@ -78,9 +78,6 @@ class HttpBackend(SandboxBackend):
         return f"judge service {self.url} failed after {self.retries + 1} attempts: {problem}"
 
     # -- SandboxBackend ----------------------------------------------------------------------
-    def execute(self, request: ExecRequest) -> ExecResult:
-        return self.execute_many([request])[0]
-
     def execute_many(
         self,
         requests: Iterable[ExecRequest],

@@ -24,7 +24,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 CaseKind = Literal["stdio", "call"]
 OutputMatch = Literal["lines", "tokens", "exact"]
@@ -48,19 +48,7 @@ Oracle = Literal[
     "mbpp_digit_distance",
     "poly_root",
 ]
-ORACLES: tuple[str, ...] = (
-    "equal",
-    "set",
-    "not_none",
-    "unwrap_single",
-    "evalplus_equal",
-    "is_not_none",
-    "returns",
-    "equal_or_zero",
-    "mbpp_surface_area",
-    "mbpp_digit_distance",
-    "poly_root",
-)
+ORACLES: tuple[str, ...] = get_args(Oracle)
 OUTPUT_MATCHES: tuple[str, ...] = ("lines", "tokens", "exact")
 
 DEFAULT_CASE_TIMEOUT_S = 4.0

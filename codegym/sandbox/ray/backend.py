@@ -102,9 +102,6 @@ class RayBackend(SandboxBackend):
             self._connected_here = False
 
     # -- execution ---------------------------------------------------------------------------
-    def execute(self, request: ExecRequest) -> ExecResult:
-        return self.execute_many([request])[0]
-
     def execute_many(
         self,
         requests: Iterable[ExecRequest],

@@ -180,3 +180,33 @@ def case_task(
         cases=cases,
         visible_cases=visible,
     )
+
+
+def tested_by_files_task(
+    *,
+    context: RowContext,
+    task_id: str,
+    prompt: str,
+    reference: str,
+    hidden: Mapping[str, str],
+    visible: Mapping[str, str] | None = None,
+    entry_point: str | None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Task:
+    """The Task of a problem judged by test modules (MBPP asserts, KodCode's pytest file): the model
+    writes the whole `solution.py`, which the tests import."""
+    return Task(
+        pack=context.pack,
+        name=task_id,
+        prompt=prompt,
+        solution_path=SOLUTION_FILE,
+        reference_solution=reference,
+        hidden_tests=TestSuite(dict(hidden)),
+        visible_tests=TestSuite(dict(visible or {})),
+        prefix="",
+        entry_point=entry_point,
+        limits=context.limits,
+        test_runner="auto",
+        source=context.file,
+        metadata=dict(metadata or {}),
+    )

@@ -17,8 +17,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from codegym.tasks.formats.base import SOLUTION_FILE, DatasetFormat, RowContext, SkipRow, loads_field
-from codegym.tasks.model import Task, TestSuite
+from codegym.tasks.formats.base import DatasetFormat, RowContext, SkipRow, loads_field, tested_by_files_task
+from codegym.tasks.model import Task
 
 TEST_FILE = "test_hidden.py"
 STAR_IMPORT = "from solution import *\n\n"  # what KodCode's harness prepends to every test
@@ -108,18 +108,13 @@ def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
     for name in ("subset", "style", "gpt_difficulty", "gpt_pass_percentage", "version"):
         if isinstance(row.get(name), (str, int, float)) and not isinstance(row.get(name), bool):
             metadata[name] = row[name]
-    return Task(
-        pack=context.pack,
-        name=task,
+    return tested_by_files_task(
+        context=context,
+        task_id=task,
         prompt=kodcode_prompt(question, functions),
-        solution_path=SOLUTION_FILE,
-        reference_solution=solution if solution.endswith("\n") else solution + "\n",
-        hidden_tests=TestSuite({TEST_FILE: STAR_IMPORT + test}),
-        prefix="",
+        reference=solution if solution.endswith("\n") else solution + "\n",
+        hidden={TEST_FILE: STAR_IMPORT + test},
         entry_point=entry,
-        limits=context.limits,
-        test_runner="auto",
-        source=context.file,
         metadata=metadata,
     )
 

@@ -18,8 +18,8 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from codegym.tasks.formats.base import SOLUTION_FILE, DatasetFormat, RowContext, SkipRow
-from codegym.tasks.model import Task, TestSuite
+from codegym.tasks.formats.base import DatasetFormat, RowContext, SkipRow, tested_by_files_task
+from codegym.tasks.model import Task
 
 HIDDEN_FILE = "test_hidden.py"
 VISIBLE_FILE = "test_visible.py"
@@ -241,19 +241,14 @@ def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
         metadata["source_file"] = row["source_file"]
     if challenge:
         metadata["challenge_tests"] = len(challenge)
-    return Task(
-        pack=context.pack,
-        name=task,
+    return tested_by_files_task(
+        context=context,
+        task_id=task,
         prompt=mbpp_prompt(row[text_field], test_list, setup),
-        solution_path=SOLUTION_FILE,
-        reference_solution=reference,
-        hidden_tests=TestSuite({HIDDEN_FILE: module(True)}),
-        visible_tests=TestSuite({VISIBLE_FILE: module(False)}),
-        prefix="",
+        reference=reference,
+        hidden={HIDDEN_FILE: module(True)},
+        visible={VISIBLE_FILE: module(False)},
         entry_point=entry,
-        limits=context.limits,
-        test_runner="auto",
-        source=context.file,
         metadata=metadata,
     )
 
