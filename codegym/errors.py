@@ -29,7 +29,12 @@ class BadValue(CodegymError, ValueError):
     """A value given by the user (a flag, an option) that cannot be used."""
 
 
-def did_you_mean(name: str, valid: Iterable[str], *, count: int = 3) -> str:
-    """' Did you mean 'x', 'y'?' for the valid names closest to `name` ('' when none is close)."""
+def did_you_mean(name: str, valid: Iterable[str], *, count: int = 3, aside: bool = False) -> str:
+    """ " Did you mean 'x', 'y'?" for the valid names closest to `name` ('' when none is close); with
+    `aside`, " (did you mean 'x' or 'y'?)" for the middle of a sentence."""
     close = difflib.get_close_matches(name, list(valid), n=count)
-    return f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+    if not close:
+        return ""
+    if aside:
+        return f" (did you mean {' or '.join(map(repr, close))}?)"
+    return f" Did you mean {', '.join(map(repr, close))}?"

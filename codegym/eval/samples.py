@@ -12,7 +12,6 @@ leaderboard number computed over silently dropped rows would be wrong.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegym.errors import CodegymError
+from codegym.errors import CodegymError, did_you_mean
 from codegym.tasks.errors import UnknownNameError
 from codegym.tasks.model import Task, TaskPack
 
@@ -65,8 +64,7 @@ def _task_for(pack: TaskPack, task_id: str) -> Task | None:
 
 
 def _unknown_task(pack: TaskPack, task_id: str) -> str:
-    close = difflib.get_close_matches(task_id, [t.task_id for t in pack.tasks.values()], n=3)
-    hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+    hint = did_you_mean(task_id, [t.task_id for t in pack.tasks.values()], aside=True)
     return f"field 'task_id': unknown task {task_id!r} in pack {pack.name!r}{hint}"
 
 

@@ -22,7 +22,6 @@ Relative paths (`reward:`, `data.tasks_dirs`, a local model) are read beside the
 from __future__ import annotations
 
 import copy
-import difflib
 import enum
 import importlib.util
 import types
@@ -34,7 +33,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 import yaml
 
 from codegym._yaml import load_yaml
-from codegym.errors import CodegymError
+from codegym.errors import CodegymError, did_you_mean
 from codegym.reward.config import RewardConfig, RewardConfigError, bundled_config
 from codegym.rollout.prompts import PromptConfig
 from codegym.train.tiny import TinyModelSpec
@@ -466,8 +465,7 @@ class TrainConfig:
 
 
 def _suggest(name: str, valid: list[str]) -> str:
-    close = difflib.get_close_matches(name, valid, n=2)
-    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+    return did_you_mean(name, valid, count=2, aside=True)
 
 
 class _WrongType(Exception):
