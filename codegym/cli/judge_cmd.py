@@ -47,7 +47,7 @@ def judge(
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
     from codegym.eval.judge import count_rows
-    from codegym.reward.judges import judge_for
+    from codegym.reward.judges import judging
 
     with user_errors():
         try:
@@ -61,11 +61,13 @@ def judge(
                 sandbox.start_in_background()  # the workers start while the pack loads
                 task_pack = registry(tasks_dir).load(pack)
                 total = count_rows(samples) if samples.is_file() else 0
-                results_cache = result_cache(cache) if with_reward else None
-                judge_rewards = (
-                    judge_for(sandbox, config, results_cache, yardstick_store(yardsticks)) if config else None
-                )
-                summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
+                judge_rewards = None
+                if config is None:
+                    summary = _run(samples, task_pack, sandbox, out, None, resume, total)
+                else:
+                    stores = (result_cache(cache), yardstick_store(yardsticks))
+                    with judging(sandbox, config, *stores) as judge_rewards:
+                        summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
         except KeyboardInterrupt:
             error_console.print(
                 f"interrupted: the rows judged so far are in {out}; run the same command again to resume",

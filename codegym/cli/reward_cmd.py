@@ -40,7 +40,7 @@ def reward(
 ) -> None:
     """Judge FILE against the task's hidden tests and print the reward breakdown and detector flags."""
     from codegym.reward.extract import extract_code
-    from codegym.reward.judges import judge_for
+    from codegym.reward.judges import judging
 
     with user_errors():
         item = registry(tasks_dir).load(pack).get(task)
@@ -49,8 +49,10 @@ def reward(
         config = reward_config(reward_config_path)
         text = file.read_text(encoding="utf-8")
         extracted = extract_code(item, text, "append" if completion else "solution")
-        with backend(backend_name, 1, coverage=config.measures_coverage) as sandbox:
-            judge = judge_for(sandbox, config, result_cache(cache), yardstick_store(yardsticks))
+        with (
+            backend(backend_name, 1, coverage=config.measures_coverage) as sandbox,
+            judging(sandbox, config, result_cache(cache), yardstick_store(yardsticks)) as judge,
+        ):
             breakdown = judge.score(item, extracted.code, extracted.first_generated_line)
     if as_json:
         print_json({"task_id": item.task_id, **breakdown.to_dict(), "cached": breakdown.cached})
