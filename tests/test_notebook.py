@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from tests.conftest import REPO_ROOT
 
 
+@pytest.mark.slow
 def test_quickstart_notebook_executes() -> None:
     notebook = nbformat.read(REPO_ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
     NotebookClient(

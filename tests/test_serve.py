@@ -185,6 +185,7 @@ def test_serve_refuses_a_public_bind_without_a_token(monkeypatch) -> None:
         ServeConfig(host="0.0.0.0")
 
 
+@pytest.mark.slow
 def test_the_judge_cli_runs_on_the_service_and_on_ray(service, tmp_path) -> None:
     """`codegym judge --backend http://...` and `--backend ray`, as users run them (fresh processes)."""
     import os

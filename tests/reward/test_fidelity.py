@@ -45,6 +45,7 @@ def cpu_contention() -> Iterator[None]:
             burner.wait()
 
 
+@pytest.mark.slow
 def test_correct_idioms_raise_no_flag_judged_three_times(reward_backend) -> None:
     rows = load_rows("correct_idioms.jsonl")
     assert len(rows) >= 100

@@ -29,6 +29,7 @@ def test_the_catalogue_covers_every_class_of_attack() -> None:
     assert len(CONTROLS) >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arguments", CONFIGURATIONS)
 def test_attack_catalogue_in_a_throwaway_pid_namespace(arguments: list[str]) -> None:
     if "docker" in arguments:

@@ -117,6 +117,7 @@ def test_verdicts_match_the_local_backend(
     assert ours.backend == "docker" and ours.attempts == 1
 
 
+@pytest.mark.slow
 def test_humaneval_verdicts_match_the_local_backend(
     docker_backend: DockerBackend, local_backend: LocalBackend, task_registry
 ) -> None:

@@ -83,6 +83,7 @@ def test_batch_completes_when_containers_are_killed_mid_batch(engine: Engine) ->
         assert backend.pool.restarts >= 2 and not set(first) & set(backend.containers())
 
 
+@pytest.mark.slow
 def test_unresponsive_container_is_replaced(engine: Engine) -> None:
     with DockerBackend(image=sandbox_image(), workers=1) as backend:
         backend.start()
@@ -148,6 +149,7 @@ def test_dockerd_restart_mid_batch_the_pool_rebuilds_and_the_batch_completes(eng
     assert labelled_containers(engine, pool_id) == []
 
 
+@pytest.mark.slow
 def test_sigint_of_a_docker_judge_removes_its_containers(engine: Engine, tmp_path: Path) -> None:
     samples = tmp_path / "samples.jsonl"
     row = {"task_id": "HumanEval/0", "completion": "    import time\n    time.sleep(0.3)\n    return False\n"}

@@ -279,6 +279,7 @@ def test_nothing_a_run_leaves_behind_reaches_the_next(hostile_backend: DockerBac
     assert hostile_backend.pool.restarts == restarts
 
 
+@pytest.mark.slow
 def test_docker_hostile_suite_in_throwaway_pid_namespace() -> None:
     """Runs the cases above under `unshare --pid --fork --mount-proc` (never in this namespace)."""
     if os.environ.get(THROWAWAY_ENV):

@@ -190,6 +190,7 @@ def test_sandbox_info_shows_engine_image_digest_and_pool() -> None:
     assert table.returncode == 0 and "container" in table.stdout and "no-new-privileges" in table.stdout
 
 
+@pytest.mark.slow
 def test_judge_with_the_docker_backend_matches_the_local_backend(tmp_path: Path) -> None:
     sandbox_image()
     samples = REPO_ROOT / "tasks" / "_samples" / "humaneval_mixed.jsonl"

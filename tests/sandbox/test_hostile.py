@@ -414,6 +414,7 @@ def test_hostile_case_program_is_contained(
         sentinel.wait()
 
 
+@pytest.mark.slow
 def test_hostile_suite_in_throwaway_pid_namespace() -> None:
     """Runs the cases above under `unshare --pid --fork --mount-proc` (never in this namespace)."""
     if os.environ.get(THROWAWAY_ENV):

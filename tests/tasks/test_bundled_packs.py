@@ -16,6 +16,7 @@ def test_expected_packs_are_bundled() -> None:
     assert set(MINIMUM_TASKS) <= set(BUNDLED)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack_name", BUNDLED)
 def test_every_task_of_every_bundled_pack_checks_out(pack_name: str, task_registry, local_backend) -> None:
     pack = task_registry.load(pack_name)

@@ -69,6 +69,7 @@ def accelerate(config: Path, *extra: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_two_processes_train_checkpoint_die_and_resume(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     config = REPO_ROOT / "configs" / "quickstart.yaml"

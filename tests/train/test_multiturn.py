@@ -350,6 +350,7 @@ def test_use_vllm_generates_every_turn_through_trl_vllm_generation(
         assert all(lp == 0.0 for lp, m in zip(logprobs, mask, strict=True) if m == 0)
 
 
+@pytest.mark.slow
 def test_a_process_whose_episodes_ended_keeps_generating_with_the_others(
     tiny_model_path: str, tmp_path: Path
 ) -> None:

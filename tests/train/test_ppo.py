@@ -134,6 +134,7 @@ def _ppo_config(model: str, run_dir: Path) -> dict[str, Any]:
     )
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_keeps_the_step_budget_history_and_callback_state(
     tiny_model_path: str, tmp_path: Path
 ) -> None:
@@ -178,6 +179,7 @@ def test_resume_after_sigkill_keeps_the_step_budget_history_and_callback_state(
     assert again.steps == 4 and [step for step, _ in checkpoints(run_dir)] == [4, 2]
 
 
+@pytest.mark.slow
 def test_two_processes_run_max_steps_updates_and_log_both_processes_rewards(
     tiny_model_path: str, tmp_path: Path
 ) -> None:

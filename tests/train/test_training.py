@@ -80,6 +80,7 @@ def test_a_sandbox_failure_mid_run_does_not_crash_training(tiny_model_path: str,
     assert result.metrics["reward_judge"]["judged"] >= 12
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_loses_at_most_one_interval(tiny_model_path: str, tmp_path: Path) -> None:
     config = tmp_path / "train.yaml"
     run_dir = tmp_path / "run"
