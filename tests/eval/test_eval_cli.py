@@ -14,8 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from codegym.cli.app import app
-from tests.eval.test_eval_runs import RIGHT, WRONG, task_files
-from tests.eval.test_generation import ScriptedAPI, serve_api
+from tests.eval.helpers import RIGHT, WRONG, ScriptedAPI, serve_api, task_files
 from tests.helpers import write_pack
 
 runner = CliRunner()

@@ -21,29 +21,9 @@ from codegym.rollout.prompts import Prompt, PromptConfig
 from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
 from codegym.tasks.dirpack import load_directory_pack
 from codegym.tasks.model import TaskPack
+from tests.eval.helpers import RIGHT, WRONG, task_files
 from tests.helpers import write_pack
 from tests.reward.conftest import BrokenBackend
-
-RIGHT = {
-    "mini/double": "    return 2 * x\n",
-    "mini/negate": "    return -x\n",
-    "mini/square": "    return x * x\n",
-}
-WRONG = "    return 0\n"
-
-
-def task_files(name: str, body: str, checks: list[tuple[str, str]]) -> dict[str, str]:
-    hidden = f"from solution import {name}\n\n" + "".join(
-        f"def test_{i}():\n    assert {name}({arg}) == {want}\n\n" for i, (arg, want) in enumerate(checks)
-    )
-    return {
-        "task.yaml": f"entry_point: {name}\n",
-        "prompt.md": f"Write {name}(x).",
-        "starter.py": f"def {name}(x):\n",
-        "reference.py": f"def {name}(x):\n{body}",
-        "test_hidden.py": hidden,
-        "test_visible.py": f"from solution import {name}\n\ndef test_v():\n    assert {name}({checks[0][0]}) == {checks[0][1]}\n",
-    }
 
 
 @pytest.fixture(scope="module")
