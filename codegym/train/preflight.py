@@ -92,6 +92,15 @@ def check_run_dir(run_dir: Path, *, resume: str | None, overwrite: bool, protect
     check_writable_dir(run_dir)
     if resume and overwrite:
         raise ConfigError("--overwrite starts the run over and --resume continues it: pass one of them")
+    if resume == "auto" and run_dir.is_dir():
+        from codegym.train.checkpoints import newest_valid_checkpoint
+
+        earlier = [p for p in run_dir.iterdir() if p.name != LOCK_NAME]
+        if earlier and newest_valid_checkpoint(run_dir) is None:  # would mix a new run into the old
+            raise ConfigError(
+                f"--resume auto: {run_dir} holds an earlier run's files ({_shown(earlier)}) but no complete "
+                "checkpoint to continue from; start over with --overwrite"
+            )
     if resume or not run_dir.is_dir():
         return
     entries = [p for p in run_dir.iterdir() if p.name != LOCK_NAME]

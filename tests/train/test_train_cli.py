@@ -347,3 +347,15 @@ def test_overwrite_starts_over_and_the_run_shows_progress_not_warnings(
     assert (run_dir / "train.log").exists()
     again = runner.invoke(app, ["train", str(config)])
     assert again.exit_code == 2 and "--resume auto" in error_line(again.output)
+
+
+def test_resume_auto_without_a_checkpoint_never_mixes_a_new_run_into_an_old_one(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "samples.jsonl").write_text('{"step": 1, "task_id": "killed before its first checkpoint"}\n')
+    code, output = train(str(write_config(tmp_path, run_dir)), "--resume", "auto")
+    line = error_line(output)
+    assert code == 2 and "no complete checkpoint" in line and "--overwrite" in line
+    assert (run_dir / "samples.jsonl").read_text().count("\n") == 1
+    code, output = train(str(write_config(tmp_path, run_dir)), "--resume", str(run_dir / "checkpoint-9"))
+    assert code == 2 and "not a complete checkpoint" in error_line(output)
