@@ -4,6 +4,7 @@ and the joint reward, and record the run in the results database."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -106,12 +107,11 @@ def eval_command(
     resumes. Samples files are checked strictly first: a malformed row stops the run with its
     file, line and field.
     """
+    from codegym.eval.api import EvalJob, GenerationRequest, evaluate
     from codegym.eval.passk import parse_ks
-    from codegym.eval.runs import eval_output, run_eval
-    from codegym.reward.judges import judge_for
+    from codegym.eval.runs import eval_output
     from codegym.rollout.generation import ENGINES
 
-    generator = None
     with user_errors():
         if model and samples:
             raise CliError("--model and --samples exclude each other: evaluate a model, or a samples file")
@@ -164,168 +164,85 @@ def eval_command(
                 from codegym.eval.results_db import ResultsDB
 
                 ResultsDB(database_url).close()
-            trained = None
+            generation = None
             if samples is None:
-                from codegym.eval.model_info import recorded_prompt
-
-                # read (and checked) before the model loads: how a codegym-trained model was prompted
-                if prompt_style == "auto" and engine != "openai":
-                    trained = recorded_prompt(model)
-                if temperature is None:
-                    temperature = 0.0 if n_samples == 1 else 0.8
-                if temperature == 0 and n_samples > 1:
+                generation = GenerationRequest(
+                    model=model,
+                    engine=engine,
+                    n_samples=n_samples,
+                    temperature=temperature,
+                    top_p=top_p,
+                    max_new_tokens=max_new_tokens,
+                    seed=seed,
+                    stop=tuple(stop or ()),
+                    prompt_style=prompt_style,
+                    device=device,
+                    dtype=dtype,
+                    batch_size=batch_size,
+                    api_base=api_base,
+                    api_key=_api_key(engine, api_key_env),
+                    concurrency=concurrency,
+                    max_retries=max_retries,
+                    request_timeout_s=request_timeout,
+                    limit=limit,
+                )
+                if generation.sampling_temperature == 0 and n_samples > 1:
                     error_console.print(
                         f"[yellow]warning:[/] greedy decoding (--temperature 0) makes all {n_samples} "
                         "samples of a task the same",
                         highlight=False,
                     )
-                generator = _generator(
-                    engine,
-                    model,
-                    seed=seed,
-                    device=device,
-                    dtype=dtype,
-                    batch_size=batch_size,
-                    api_base=api_base,
-                    api_key_env=api_key_env,
-                    concurrency=concurrency,
-                    max_retries=max_retries,
-                    timeout=request_timeout,
-                )
+            job = EvalJob(
+                pack=task_pack,
+                out_dir=out,
+                ks=ks,
+                reward_config=config,
+                samples_file=samples,
+                generation=generation,
+                label=label,
+                rejudge=rejudge,
+                database_url=database_url,
+            )
             try:
-                plan = (
-                    _plan(
-                        generator,
-                        model,
-                        engine,
-                        n_samples,
-                        temperature,
-                        top_p,
-                        max_new_tokens,
-                        seed,
-                        stop,
-                        trained or prompt_style,  # as trained, when the model folder records it
-                        limit,
+                report = _with_progress(
+                    lambda progress: evaluate(
+                        job,
+                        lambda: backend(
+                            backend_name, workers, coverage=config.measures_coverage, ray_address=ray_address
+                        ),
+                        cache=results_cache,
+                        yardsticks=yardstick,
+                        progress=progress,
+                        notice=lambda line: error_console.print(line, highlight=False, soft_wrap=True),
                     )
-                    if generator is not None
-                    else None
                 )
-                with backend(
-                    backend_name, workers, coverage=config.measures_coverage, ray_address=ray_address
-                ) as sandbox:
-                    judge = judge_for(sandbox, config, results_cache, yardstick)
-                    outcome = _run(
-                        run_eval,
-                        pack=task_pack,
-                        out_dir=out,
-                        ks=ks,
-                        backend=sandbox,
-                        reward=judge,
-                        generator=generator,
-                        plan=plan,
-                        samples_file=samples,
-                        label=label,
-                        rejudge=rejudge,
-                        locked=True,
-                    )
             except KeyboardInterrupt:
                 error_console.print(
                     f"interrupted: rerun the same command (same --out {out}) to resume", highlight=False
                 )
                 raise typer.Exit(130) from None
-            finally:
-                if generator is not None:
-                    generator.close()
-                for store in (results_cache, yardstick):
-                    if store is not None:
-                        store.close()
-            recorded = None
-            if database_url is not None:
-                with ResultsDB(database_url) as database:
-                    recorded = database.record(outcome.results, outcome.samples, out_dir=str(out.resolve()))
-    _report(outcome, ks, database_url, recorded, as_json)
+    _report(report.outcome, ks, database_url, report.recorded, as_json)
 
 
-def _generator(
-    engine: str,
-    model: str,
-    *,
-    seed: int,
-    device: str,
-    dtype: str,
-    batch_size: int,
-    api_base: str | None,
-    api_key_env: str | None,
-    concurrency: int,
-    max_retries: int,
-    timeout: float,
-):
-    from codegym.rollout.generation import OpenAISettings, VLLMSettings, create_generator
-
-    if engine == "openai":
-        env_name = api_key_env or DEFAULT_API_KEY_ENV
-        api_key = os.environ.get(env_name)  # read once, here at the CLI boundary
-        if api_key_env and not api_key:
-            raise CliError(f"--api-key-env {api_key_env}: that environment variable is not set")
-        settings: Any = OpenAISettings(
-            api_base=api_base or "",
-            model=model,
-            api_key=api_key or None,
-            concurrency=concurrency,
-            max_retries=max_retries,
-            timeout_s=timeout,
-        )
-    elif engine == "vllm":
-        settings = VLLMSettings(model=model, dtype=dtype)
-    else:
-        from codegym.rollout.generation.hf import TransformersSettings
-
-        settings = TransformersSettings(model=model, device=device, dtype=dtype, batch_size=batch_size)
-    return create_generator(engine, settings, seed=seed)
+def _api_key(engine: str, api_key_env: str | None) -> str | None:
+    """The API key, read here at the CLI boundary (the library never reads the environment)."""
+    if engine != "openai":
+        return None
+    api_key = os.environ.get(api_key_env or DEFAULT_API_KEY_ENV)
+    if api_key_env and not api_key:
+        raise CliError(f"--api-key-env {api_key_env}: that environment variable is not set")
+    return api_key or None
 
 
-def _plan(
-    generator, model, engine, n_samples, temperature, top_p, max_new_tokens, seed, stop, prompt_style, limit
-):
-    from codegym.eval.model_info import MODEL_INFO_FILE
-    from codegym.eval.runs import GenerationPlan
-    from codegym.rollout.generation import COMPLETION_STOPS, SamplingParams
-    from codegym.rollout.prompts import PromptConfig
-
-    if isinstance(prompt_style, PromptConfig):  # a codegym-trained model, prompted as it was trained
-        prompt = prompt_style
-        error_console.print(
-            f"prompts: {prompt.style}, visible tests {'on' if prompt.include_visible_tests else 'off'} "
-            f"(as trained, from {Path(model) / MODEL_INFO_FILE})",
-            highlight=False,
-            soft_wrap=True,
-        )
-    else:
-        prompt = PromptConfig(style=generator.default_style if prompt_style == "auto" else prompt_style)
-    style = prompt.style
-    stops = tuple(stop) if stop else (COMPLETION_STOPS if style == "completion" else ())
-    sampling = SamplingParams(
-        temperature=temperature, top_p=top_p, max_new_tokens=max_new_tokens, seed=seed, stop=stops
-    )
-    return GenerationPlan(
-        model=model,
-        engine=engine,
-        n_samples=n_samples,
-        sampling=sampling,
-        prompt=prompt,
-        limit=limit,
-        engine_info=generator.describe(),
-    )
-
-
-def _run(run_eval, **kwargs):
+def _with_progress(run: Callable[[Any], Any]) -> Any:
+    """`run(progress hooks)` with bars on a terminal, a line every 30 s in a log file."""
     from codegym.eval.runs import EvalProgress
 
     if not console.is_terminal:  # a log file: a line every 30 s, not minutes of silence
         from codegym.eval.progress import PeriodicLog
 
         log = PeriodicLog(lambda line: error_console.print(line, highlight=False, markup=False))
-        return run_eval(**kwargs, progress=log.eval_hooks())
+        return run(log.eval_hooks())
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bars: dict[str, Any] = {}
@@ -339,7 +256,7 @@ def _run(run_eval, **kwargs):
             on_judge_start=start("judging"),
             on_judged=lambda row: progress.advance(bars["judging"]),
         )
-        return run_eval(**kwargs, progress=hooks)
+        return run(hooks)
 
 
 def _report(outcome, ks, database_url: str | None, recorded: bool | None, as_json: bool) -> None:
