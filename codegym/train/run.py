@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym.reward.cache import open_cache
-from codegym.reward.judges import judge_for
+from codegym.reward.judges import judging
 from codegym.reward.trl_rewards import TrlRewards
 from codegym.sandbox.backend import create_backend
 from codegym.tasks.registry import TaskRegistry
@@ -237,19 +237,22 @@ def _train(
     workers = config.sandbox.workers or (
         default_sandbox_workers(_local_processes(processes)) if on_this_machine else 0
     )
-    with create_backend(
-        config.sandbox.backend,
-        workers=workers,
-        coverage=reward_config.measures_coverage,
-        **config.sandbox.backend_options(),
-    ) as backend:
+    with (
+        create_backend(
+            config.sandbox.backend,
+            workers=workers,
+            coverage=reward_config.measures_coverage,
+            **config.sandbox.backend_options(),
+        ) as backend,
+        contextlib.ExitStack() as stores,
+    ):
         backend.start()  # a sandbox that cannot start fails the run now, not mid-training
         cache = (
             None
             if config.output.cache == "off"
             else open_cache(None if config.output.cache == "default" else config.output.cache)
         )
-        judge = judge_for(backend, reward_config, cache)
+        judge = stores.enter_context(judging(backend, reward_config, cache))  # closes the cache
         judge.prepare(list(data.tasks.values()))  # reference yardsticks in one batch, before any step
         rewards = TrlRewards(
             judge,
