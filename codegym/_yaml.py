@@ -25,3 +25,12 @@ _Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+0123456
 
 def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_Loader)
+
+
+def yaml_problem(exc: BaseException) -> str:
+    """A YAML error in one line: what is wrong and where (PyYAML's own text spans several lines)."""
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None)
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if problem and mark is not None:
+        return f"{problem} at line {mark.line + 1}, column {mark.column + 1}"
+    return " ".join(str(exc).split())

@@ -394,3 +394,66 @@ def test_the_cli_imports_the_heavy_parts_only_when_a_command_needs_them() -> Non
         if m.startswith(("codegym.sandbox", "codegym.tasks", "codegym.reward", "torch", "transformers"))
     ]
     assert heavy == [], heavy
+
+
+def test_ctrl_c_says_how_to_resume(monkeypatch, tmp_path: Path) -> None:
+    import codegym.eval.api
+    import codegym.eval.judge
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/2", "completion": "    return 0.0\n"}) + "\n")
+    monkeypatch.setattr(codegym.eval.judge, "judge_samples_file", interrupted)
+    judged = runner.invoke(
+        app, ["judge", str(samples), "--pack", "humaneval", "--out", str(tmp_path / "o.jsonl"), "--no-reward"]
+    )
+    assert judged.exit_code == 130 and "run the same command again to resume" in judged.output
+    monkeypatch.setattr(codegym.eval.api, "evaluate", interrupted)
+    evaluated = runner.invoke(
+        app,
+        [
+            "eval",
+            "--pack",
+            "humaneval",
+            "--samples",
+            str(samples),
+            "--out",
+            str(tmp_path / "e"),
+            "--no-record",
+        ],
+    )
+    assert evaluated.exit_code == 130 and "rerun the same command" in evaluated.output
+
+
+def test_tasks_check_reports_every_broken_pack_and_task(tmp_path: Path) -> None:
+    from tests.helpers import write_pack
+
+    write_pack(
+        tmp_path,
+        "wrong",
+        tasks={
+            "double": {"reference.py": "def double(x):\n    return 3 * x\n"},
+            "half": {"reference.py": "def double(x):\n    return x\n"},
+        },
+    )
+    (tmp_path / "unreadable").mkdir()
+    (tmp_path / "unreadable" / "pack.yaml").write_text("name: [unclosed\n")
+    (tmp_path / "badlimits").mkdir()
+    (tmp_path / "badlimits" / "pack.yaml").write_text(
+        "name: badlimits\nversion: '1'\ndefaults:\n  limits:\n    timeout_s: fast\n"
+    )
+    checked = runner.invoke(app, ["tasks", "check", "wrong", "--tasks-dir", str(tmp_path), "--workers", "1"])
+    assert checked.exit_code == 1 and "wrong/double" in checked.output and "wrong/half" in checked.output
+    for name in ("unreadable", "badlimits"):
+        shown = runner.invoke(app, ["tasks", "show", name, "--tasks-dir", str(tmp_path)])
+        assert shown.exit_code == 2 and "Traceback" not in shown.output and "TypeError" not in shown.output
+        assert len([line for line in shown.output.splitlines() if line.strip()]) == 1, shown.output
+    unreadable = runner.invoke(app, ["tasks", "show", "unreadable", "--tasks-dir", str(tmp_path)])
+    assert "expected ',' or ']'" in unreadable.output  # brackets as written, not read as rich markup
+    limits = runner.invoke(app, ["tasks", "show", "badlimits", "--tasks-dir", str(tmp_path)])
+    assert "timeout_s" in limits.output
+    everything = runner.invoke(app, ["tasks", "list", "--tasks-dir", str(tmp_path)])
+    assert everything.exit_code == 1
+    assert "broken pack unreadable" in everything.output and "broken pack badlimits" in everything.output

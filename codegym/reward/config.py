@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import yaml
 
-from codegym._yaml import load_yaml
+from codegym._yaml import load_yaml, yaml_problem
 from codegym.errors import CodegymError
 
 COMPONENTS = ("tests", "coverage", "style", "complexity", "efficiency")
@@ -230,8 +230,10 @@ class RewardConfig:
         path = Path(path)
         try:
             data = load_yaml(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
+        except OSError as exc:
             raise RewardConfigError(f"{path}: cannot read reward config: {exc}") from exc
+        except yaml.YAMLError as exc:
+            raise RewardConfigError(f"{path}: invalid YAML: {yaml_problem(exc)}") from exc
         if not isinstance(data, dict):
             raise RewardConfigError(f"{path}: must be a mapping of reward settings")
         return cls.from_dict(data, source=str(path))

@@ -168,8 +168,8 @@ class TestResult:
 
 @dataclass(frozen=True)
 class ExecResult:
-    """What happened. `flags` carries runner-observed anomalies (e.g. `early_exit`,
-    `forged_verdict`, `untrusted_eq`, `test_tampered`) for the reward's hacking detectors."""
+    """What happened. `flags` holds the `Flag` values the harness, worker or pool observed (the
+    reward's hacking detectors read them); `tests` are per test, or per case for input/output tasks."""
 
     status: ExecStatus
     tests: tuple[TestResult, ...] = ()

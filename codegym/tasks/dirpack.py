@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from codegym._yaml import load_yaml
+from codegym._yaml import load_yaml, yaml_problem
 from codegym.tasks.errors import TaskPackError
 from codegym.tasks.model import Limits, Task, TaskPack, TestSuite
 
@@ -43,7 +43,9 @@ def read_yaml(path: Path, *, pack: str | None, task: str | None = None) -> dict[
     try:
         data = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise TaskPackError(f"invalid YAML: {exc}", pack=pack, task=task, file=str(path)) from exc
+        raise TaskPackError(
+            f"invalid YAML: {yaml_problem(exc)}", pack=pack, task=task, file=str(path)
+        ) from exc
     except UnicodeDecodeError as exc:
         raise TaskPackError(f"not UTF-8 text: {exc}", pack=pack, task=task, file=str(path)) from exc
     if data is None:

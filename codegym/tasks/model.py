@@ -30,8 +30,9 @@ class Limits:
     max_open_files: int = field(default=256, metadata={"help": "Open file descriptors."})
 
     def __post_init__(self) -> None:
-        if not self.timeout_s > 0:
-            raise ValueError(f"Limits.timeout_s must be > 0, got {self.timeout_s!r}")
+        timeout = self.timeout_s
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise ValueError(f"Limits.timeout_s must be a number of seconds > 0, got {timeout!r}")
         for name in ("memory_mb", "max_processes", "max_output_bytes", "max_file_bytes", "max_open_files"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 import yaml
 
-from codegym._yaml import load_yaml
+from codegym._yaml import load_yaml, yaml_problem
 from codegym.errors import CodegymError, did_you_mean
 from codegym.reward.config import RewardConfig, RewardConfigError, bundled_config
 from codegym.rollout.prompts import PromptConfig
@@ -662,7 +662,7 @@ def parse_override(text: str) -> tuple[str, Any]:
     try:
         value = load_yaml(raw) if raw.strip() else ""
     except yaml.YAMLError as exc:
-        raise ConfigError(f"override {text!r}: value is not valid YAML: {exc}") from exc
+        raise ConfigError(f"override {text!r}: value is not valid YAML: {yaml_problem(exc)}") from exc
     return key.strip(), value
 
 
@@ -679,7 +679,7 @@ def load_train_config(path: str | Path, overrides: list[str] | tuple[str, ...] =
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the config file: {exc}") from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: invalid YAML: {' '.join(str(exc).split())}") from exc
+        raise ConfigError(f"{path}: invalid YAML: {yaml_problem(exc)}") from exc
     if raw is None:
         # an empty file is a mistake (a wrong path, an unsaved editor), never "train the defaults"
         raise ConfigError(f"{path}: the config file is empty; start from configs/quickstart.yaml")
