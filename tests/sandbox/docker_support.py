@@ -46,3 +46,6 @@ def sandbox_image() -> str:
         return build_image(engine, progress=print).reference
     finally:
         engine.close()
+
+
+ADD_TESTS = "from solution import add\n\ndef test_add():\n    assert add(2, 3) == 5\n"

@@ -19,12 +19,11 @@ from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend, worker_uids
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from codegym.tasks.cases import Case, CaseSuite
-from tests.sandbox.docker_support import docker_engine, sandbox_image
+from tests.sandbox.docker_support import ADD_TESTS, docker_engine, sandbox_image
 
 pytestmark = pytest.mark.docker
 
 ADD = "def add(a, b):\n    return a + b\n"
-ADD_TESTS = "from solution import add\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 SLEEPY = "import time\ndef add(a, b):\n    time.sleep(0.4)\n    return a + b\n"
 
 PARITY: dict[str, tuple[dict[str, str], str, Limits]] = {

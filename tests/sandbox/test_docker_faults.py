@@ -22,8 +22,7 @@ from codegym.sandbox.docker.cleanup import labelled_containers
 from codegym.sandbox.docker.config import LABEL_OWNER
 from codegym.sandbox.types import ExecRequest, ExecStatus, Limits
 from tests.conftest import REPO_ROOT
-from tests.sandbox.docker_support import docker_engine, sandbox_image
-from tests.sandbox.test_docker import ADD_TESTS
+from tests.sandbox.docker_support import ADD_TESTS, docker_engine, sandbox_image
 
 pytestmark = pytest.mark.docker
 

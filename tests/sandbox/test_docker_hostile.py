@@ -25,7 +25,7 @@ from codegym.sandbox.docker.config import TESTS_DIR
 from codegym.sandbox.types import ExecRequest, ExecStatus
 from tests.conftest import REPO_ROOT, THROWAWAY_ENV
 from tests.sandbox.docker_support import docker_engine, sandbox_image
-from tests.sandbox.test_hostile import (
+from tests.sandbox.hostile_cases import (
     BENIGN,
     HOSTILE,
     LIMITS,

@@ -19,8 +19,8 @@ from codegym.reward.scoring import RewardJudge
 from codegym.sandbox.backend import SandboxUnavailable, create_backend
 from codegym.sandbox.ray.backend import RayBackend
 from codegym.sandbox.types import ExecRequest, ExecStatus
+from tests.sandbox.agreement import PACK, check_agreement
 from tests.sandbox.ray_support import local_cluster
-from tests.sandbox.test_verdict_agreement import PACK, check_agreement
 
 
 def tiny(index: int) -> ExecRequest:
