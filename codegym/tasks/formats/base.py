@@ -65,6 +65,18 @@ class DatasetFormat:
         return (self.read_source or read_rows)(source)
 
 
+def checked_row_id(
+    row: Mapping[str, Any], context: RowContext, field: str, row_id: Callable[[Mapping[str, Any]], str]
+) -> str:
+    """The row's own id through the format's `row_id`, or an error naming the field."""
+    if field not in row:
+        raise context.error("is missing", field=field)
+    try:
+        return row_id(row)
+    except (TypeError, ValueError) as exc:
+        raise context.error(str(exc), field=field) from None
+
+
 def read_rows(path: Path) -> Iterator[dict[str, Any]]:
     """Rows of a local JSON (an array, or an object holding one), JSONL, JSONL.gz or parquet file."""
     name = path.name.lower()

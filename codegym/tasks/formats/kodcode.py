@@ -17,7 +17,14 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from codegym.tasks.formats.base import DatasetFormat, RowContext, SkipRow, loads_field, tested_by_files_task
+from codegym.tasks.formats.base import (
+    DatasetFormat,
+    RowContext,
+    SkipRow,
+    checked_row_id,
+    loads_field,
+    tested_by_files_task,
+)
 from codegym.tasks.model import Task
 
 TEST_FILE = "test_hidden.py"
@@ -78,12 +85,7 @@ def kodcode_prompt(question: str, functions: list[Mapping[str, Any]]) -> str:
 
 
 def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
-    if "question_id" not in row:
-        raise context.error("is missing", field="question_id")
-    try:
-        task = row_id(row)
-    except ValueError as exc:
-        raise context.error(str(exc), field="question_id") from None
+    task = checked_row_id(row, context, "question_id", row_id)
     question = _text(row, "question", context, task)
     solution = _text(row, "solution", context, task)
     test_field = "test" if "test" in row else "test_code"

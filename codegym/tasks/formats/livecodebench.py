@@ -42,7 +42,14 @@ from pathlib import Path
 from typing import Any
 
 from codegym.tasks.cases import Case, CaseSuite, Comparison
-from codegym.tasks.formats.base import DatasetFormat, RowContext, SkipRow, case_task, loads_field
+from codegym.tasks.formats.base import (
+    DatasetFormat,
+    RowContext,
+    SkipRow,
+    case_task,
+    checked_row_id,
+    loads_field,
+)
 from codegym.tasks.model import Task
 
 FIELDS = (
@@ -203,12 +210,7 @@ def row_id(row: Mapping[str, Any]) -> str:
 
 
 def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
-    if "question_id" not in row:
-        raise context.error("is missing", field="question_id")
-    try:
-        task = row_id(row)
-    except ValueError as exc:
-        raise context.error(str(exc), field="question_id") from None
+    task = checked_row_id(row, context, "question_id", row_id)
     _check_window(row, context, task)
     statement = row.get("question_content")
     if not isinstance(statement, str) or not statement.strip():

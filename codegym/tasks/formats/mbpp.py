@@ -18,7 +18,13 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from codegym.tasks.formats.base import DatasetFormat, RowContext, SkipRow, tested_by_files_task
+from codegym.tasks.formats.base import (
+    DatasetFormat,
+    RowContext,
+    SkipRow,
+    checked_row_id,
+    tested_by_files_task,
+)
 from codegym.tasks.model import Task
 
 HIDDEN_FILE = "test_hidden.py"
@@ -170,12 +176,7 @@ def _option_flag(context: RowContext, name: str) -> bool:
 
 
 def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
-    if "task_id" not in row:
-        raise context.error("is missing", field="task_id")
-    try:
-        task = row_id(row)
-    except TypeError as exc:
-        raise context.error(str(exc), field="task_id") from None
+    task = checked_row_id(row, context, "task_id", row_id)
     sanitized = "prompt" in row and "text" not in row
     text_field = "prompt" if sanitized else "text"
     for name in (text_field, "code"):
