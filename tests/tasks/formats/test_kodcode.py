@@ -12,7 +12,8 @@ from codegym.tasks.errors import TaskPackError
 from codegym.tasks.formats import get_format, tasks_from_rows
 from codegym.tasks.formats.base import RowContext, SkipRow, read_rows
 from codegym.tasks.model import Task
-from codegym.tasks.validate import static_problems, stub_solution
+from codegym.tasks.validate import static_problems
+from tests.tasks.formats.helpers import judge_references_and_stubs
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "datasets" / "kodcode" / "kodcode_v1.jsonl"
 KODCODE = get_format("kodcode")
@@ -79,12 +80,7 @@ def test_bad_rows_error_or_skip_with_the_reason() -> None:
 
 def test_references_pass_and_stubs_fail_in_the_sandbox(local_backend) -> None:
     tasks = load()
-    requests = []
-    for task in tasks.values():
-        requests.append(request_for_task(task, task.reference_solution))
-        requests.append(request_for_task(task, stub_solution(task.reference_solution)))
-    results = local_backend.execute_many(requests)
-    for task, reference, stub in zip(tasks.values(), results[::2], results[1::2], strict=True):
+    for task, reference, stub in judge_references_and_stubs(local_backend, tasks):
         assert reference.passed, (task.name, reference.status, reference.message, reference.tests)
         assert reference.tests_total == task.hidden_tests.files["test_hidden.py"].count("\ndef test_")
         assert not stub.passed, task.name

@@ -14,7 +14,8 @@ from codegym.tasks.formats import get_format, tasks_from_rows
 from codegym.tasks.formats.base import RowContext, SkipRow, read_rows
 from codegym.tasks.formats.mbpp import normalise_source
 from codegym.tasks.model import Task
-from codegym.tasks.validate import static_problems, stub_solution
+from codegym.tasks.validate import static_problems
+from tests.tasks.formats.helpers import judge_references_and_stubs
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "datasets" / "mbpp"
 MBPP = get_format("mbpp")
@@ -144,12 +145,7 @@ def judge(local_backend, task: Task, solution: str):
 @pytest.mark.parametrize("name", ["mbpp.jsonl", "sanitized-mbpp.json"])
 def test_references_pass_and_stubs_fail_in_the_sandbox(local_backend, name: str) -> None:
     tasks = load(name, challenge_tests=True)
-    requests = []
-    for task in tasks.values():
-        requests.append(request_for_task(task, task.reference_solution))
-        requests.append(request_for_task(task, stub_solution(task.reference_solution)))
-    results = local_backend.execute_many(requests)
-    for task, reference, stub in zip(tasks.values(), results[::2], results[1::2], strict=True):
+    for task, reference, stub in judge_references_and_stubs(local_backend, tasks):
         assert reference.passed, (task.name, reference.status, reference.message, reference.tests)
         assert reference.tests_total == task.hidden_tests.files["test_hidden.py"].count("def test_")
         assert not stub.passed, task.name
