@@ -57,8 +57,8 @@ class CaseRunner:
         self.stop_early = bool(harness.request.get("stop_at_first_failure"))
         self.record = bool(harness.request.get("record_returns"))
         self.cases = suite["cases"]
-        self.server = None
-        self.servers_started = 0
+        self.case_socket = None
+        self.case_processes_started = 0
         self.ids = [f"case_{index}" for index in range(len(self.cases))]
 
     def run(self, run_deadline):
@@ -115,16 +115,16 @@ class CaseRunner:
                     os.close(fd)
         report["actual"] = out.decode("utf-8", "replace")
         if ended == "output_limit":
-            self._stop_server()
+            self._end_case_process()
             return self._report(index, "output_limit", started, f"printed more than {cap} bytes", **report)
         if ended == "timeout":
-            self._stop_server()
+            self._end_case_process()
             return self._report(index, "timeout", started, "exceeded the case's time limit", **report)
-        ending = self._server_reply(deadline) if ended == "done" else None
+        ending = self._case_reply(deadline) if ended == "done" else None
         peak_mb = None
         if ending is None:  # ran over after closing its output, or the process ended: the zygote knows how
             timed_out = time.monotonic() >= deadline
-            stats = self._stop_server()
+            stats = self._end_case_process()
             if timed_out:
                 return self._report(index, "timeout", started, "exceeded the case's time limit", **report)
             exit_code, sig = stats.get("exit_code"), stats.get("signal")
@@ -136,7 +136,7 @@ class CaseRunner:
         else:
             (exit_code, fit), sig = ending, None
             if not fit:  # it exits after this case; the next one gets a fresh process
-                self._stop_server()
+                self._end_case_process()
         error_text = err.decode("utf-8", "replace")
         if sig is not None or exit_code != 0:
             if sig == signal.SIGXCPU:
@@ -157,26 +157,26 @@ class CaseRunner:
         """Hand a case's pipes to the case process (started on first use, and again after a case that
         ended it or made it unfit)."""
         for attempt in range(2):
-            if self.server is None:
-                fd = self.harness.spawn_case_server(fresh=not self.servers_started)
-                self.server = socket.socket(fileno=fd)
-                self.servers_started += 1
+            if self.case_socket is None:
+                fd = self.harness.spawn_case_process(fresh=not self.case_processes_started)
+                self.case_socket = socket.socket(fileno=fd)
+                self.case_processes_started += 1
             try:
-                socket.send_fds(self.server, [b"C"], fds)
+                socket.send_fds(self.case_socket, [b"C"], fds)
                 return True
             except OSError:
-                self._stop_server()
+                self._end_case_process()
                 if attempt:
                     return False
         return False
 
-    def _server_reply(self, deadline):
+    def _case_reply(self, deadline):
         """(exit code, fit for another case) from the case process; None if it does not say in time."""
         buffer = b""
-        self.server.settimeout(max(0.001, deadline - time.monotonic()))
+        self.case_socket.settimeout(max(0.001, deadline - time.monotonic()))
         try:
             while len(buffer) < REPLY.size:
-                chunk = self.server.recv(REPLY.size - len(buffer))
+                chunk = self.case_socket.recv(REPLY.size - len(buffer))
                 if not chunk:
                     return None
                 buffer += chunk
@@ -185,20 +185,20 @@ class CaseRunner:
         code, fit = REPLY.unpack(buffer)
         return code, bool(fit)
 
-    def _stop_server(self):
+    def _end_case_process(self):
         """End the case process's pass (the zygote kills every program process) and return how the
         pass ended; the next case starts a fresh process."""
         stats = {}
-        if self.server is not None:
-            self.server.close()
-            self.server = None
+        if self.case_socket is not None:
+            self.case_socket.close()
+            self.case_socket = None
             stats = self.harness.end_pass()
         return stats
 
     def close(self):
-        if self.server is not None:
-            self.server.close()
-            self.server = None
+        if self.case_socket is not None:
+            self.case_socket.close()
+            self.case_socket = None
 
     def _judge_stdout(self, stdin, expected, actual):
         if self.check is not None:

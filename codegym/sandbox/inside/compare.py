@@ -87,7 +87,6 @@ def plain(value, depth=0):
 
 
 _BASE_COPIES = (
-    (bool, lambda v: bool(int.__int__(v))),
     (int, int.__int__),
     (float, float.__float__),
     (str, str.__str__),

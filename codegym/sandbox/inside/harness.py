@@ -157,7 +157,7 @@ class Harness:
         self.session.connection = connection
         return connection
 
-    def spawn_case_server(self, fresh=True):
+    def spawn_case_process(self, fresh=True):
         """A fresh program process that runs the program's file as `__main__` once per case it is
         sent (mainrun.serve_cases); returns our end of its socket. `fresh` false keeps the scratch
         files of the previous pass (the same program, restarted after a case ended its process)."""

@@ -543,16 +543,14 @@ class Worker:
     def _spawn(self, run, record, control, streams):
         kind = str(record.get("kind", ""))
         main = bool(record.get("main"))
-        to_program_r, to_program_w = os.pipe()
-        to_harness_r, to_harness_w = os.pipe()
-        fds = [to_program_r, to_harness_w]
-        harness_ends = [to_harness_r, to_program_w]
-        if main:  # a case server: one socket to the harness, which sends it each case's pipes
-            for fd in (to_program_r, to_program_w, to_harness_r, to_harness_w):
-                os.close(fd)
+        if main:  # a case process: one socket to the harness, which sends it each case's pipes
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
             fds, harness_ends = [theirs.detach()], [ours.detach()]
-        elif kind == "verdict" and run.out_pipes is None:
+        else:  # the call channel: a pipe each way
+            to_program_r, to_program_w = os.pipe()
+            to_harness_r, to_harness_w = os.pipe()
+            fds, harness_ends = [to_program_r, to_harness_w], [to_harness_r, to_program_w]
+        if not main and kind == "verdict" and run.out_pipes is None:
             out_r, out_w = os.pipe()
             err_r, err_w = os.pipe()
             run.out_pipes = (out_r, err_r)

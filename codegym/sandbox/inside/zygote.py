@@ -267,7 +267,7 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     main = bool(message.get("main"))
-    if main:  # a case server: its socket to the harness at 3, nothing on the standard streams
+    if main:  # a case process: its socket to the harness at 3, nothing on the standard streams
         wanted = [devnull, devnull, devnull, rpc[0], devnull, notify_w, go_r]
     else:
         wanted = [

@@ -7,6 +7,7 @@ them (stringified JSON fields stay strings). Loading a pack runs the format's re
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 from pathlib import Path
@@ -82,9 +83,7 @@ def tasks_from_rows(
     tasks: dict[str, Task] = {}
     skipped: list[tuple[str, str]] = []
     for number, row in enumerate(rows, 1):
-        row_context = RowContext(
-            context.pack, context.file, context.limits, context.checker, context.options, number
-        )
+        row_context = dataclasses.replace(context, line=number)
         try:
             row_id = dataset_format.row_id(row)
         except (KeyError, TypeError, ValueError):

@@ -9,6 +9,7 @@ replaced.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import gzip
 import hashlib
@@ -176,7 +177,7 @@ def import_dataset(
     seen_ids: set[str] = set()
 
     def judgeable(row: dict[str, Any], number: int) -> bool:
-        row_context = RowContext(name, str(source), context.limits, checker_source, context.options, number)
+        row_context = dataclasses.replace(context, line=number)
         row_id = _row_id(dataset_format, row, number)
         try:
             task = dataset_format.task_from_row(row, row_context)
