@@ -383,6 +383,28 @@ def test_worker_that_cannot_start_gives_sandbox_error() -> None:
     assert "did not start" in result.message
 
 
+def test_work_starts_when_the_first_worker_is_up(tmp_path: Path) -> None:
+    """A lazily started pool does not wait for its slowest worker: here the second one cannot come
+    up until the first has finished a run (then it fails), and the pool judges with the one it has."""
+    release = tmp_path / "release"
+    waits_then_fails = ["sh", "-c", f"while [ ! -e {release} ]; do sleep 0.05; done; exit 3"]
+    with LocalBackend(workers=2) as backend:
+        real_launch = backend.pool.launch
+        backend.pool.launch = lambda slot: real_launch(slot) if slot == 0 else waits_then_fails
+        results: list[ExecResult] = []
+        passing = "from solution import add\n\ndef test_add():\n    assert add(1, 2) == 3\n"
+        judging = threading.Thread(target=lambda: results.append(run(backend, ADD, passing)))
+        judging.start()
+        judging.join(timeout=120)
+        finished_first = not judging.is_alive()
+        release.touch()
+        judging.join()
+        assert finished_first, "the run waited for the worker that was still starting"
+        assert results[0].status is ExecStatus.PASSED
+        assert [w.slot for w in backend.pool.describe()] == [0]
+        assert run(backend, ADD, passing).status is ExecStatus.PASSED
+
+
 def test_broken_worker_is_a_sandbox_error_after_bounded_retries() -> None:
     """A pool whose workers die right after starting: every retry fails, so the result is ours."""
     script = (

@@ -237,18 +237,40 @@ def other_pids(exclude):
     return pids
 
 
+def write_proc_file(path, text):
+    """Write a small /proc file with bare descriptors (no file object: in a freshly forked process
+    every object touched costs a copy-on-write fault)."""
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def read_proc_file(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 4096).decode()
+    finally:
+        os.close(fd)
+
+
 def set_oom_score_adj(value):
-    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as handle:
-        handle.write(str(value))
+    with contextlib.suppress(OSError):
+        write_proc_file("/proc/self/oom_score_adj", str(value))
 
 
 # -- framed JSON on stream sockets (worker <-> harness, worker <-> zygote), fds on the header -----
 
 
-def send_message(sock, payload, fds=()):
-    import json
+def send_message(sock, payload, fds=(), encode=None):
+    """One length-prefixed frame: JSON, or what `encode` makes of the payload."""
+    if encode is not None:
+        body = encode(payload)
+    else:
+        import json
 
-    body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+        body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
     data = _FRAME.pack(len(body)) + body
     if fds:
         sent = socket.send_fds(sock, [data], list(fds))
@@ -258,10 +280,9 @@ def send_message(sock, payload, fds=()):
         sock.sendall(data)
 
 
-def receive_message(sock, max_fds=4):
-    """(payload, fds) from a blocking socket; (None, []) at EOF."""
-    import json
-
+def receive_message(sock, max_fds=4, decode=None):
+    """(payload, fds) from a blocking socket; (None, []) at EOF. `decode` reads the frame's body
+    (JSON by default)."""
     header, fds, _flags, _address = socket.recv_fds(sock, 4, max_fds)
     if not header:
         return None, []
@@ -277,15 +298,21 @@ def receive_message(sock, max_fds=4):
         if not chunk:
             return None, fds
         body += chunk
+    if decode is not None:
+        return decode(body), fds
+    import json
+
     return json.loads(body.decode("utf-8")), fds
 
 
 class FrameReader:
-    """Accumulates bytes read from a non-blocking stream and yields complete JSON frames."""
+    """Accumulates bytes read from a non-blocking stream and yields complete frames, decoded as JSON
+    or by `decode`."""
 
-    def __init__(self, max_bytes=64 * 1024 * 1024):
+    def __init__(self, max_bytes=64 * 1024 * 1024, decode=None):
         self.buffer = bytearray()
         self.max_bytes = max_bytes
+        self.decode = decode
 
     def feed(self, data):
         import json
@@ -300,7 +327,7 @@ class FrameReader:
                 break
             body = bytes(self.buffer[4 : 4 + size])
             del self.buffer[: 4 + size]
-            messages.append(json.loads(body.decode("utf-8")))
+            messages.append(self.decode(body) if self.decode else json.loads(body.decode("utf-8")))
         return messages
 
 
