@@ -62,6 +62,32 @@ def test_passing_program(local_backend: LocalBackend) -> None:
     assert result.wall_s > 0 and result.peak_memory_mb > 0
 
 
+MODULE_FACTS = (
+    "import sys\n"
+    "def facts():\n"
+    "    module = sys.modules[__name__]\n"
+    "    return (__name__, __file__.endswith('/solution.py'), __spec__.name, __spec__.origin == __file__,\n"
+    "            module.__loader__.get_source(__name__) is not None, facts.__code__.co_filename == __file__)\n"
+)
+
+
+@pytest.mark.parametrize("padding", [0, 40_000], ids=["compiled-by-the-worker", "compiled-in-the-program"])
+def test_the_candidate_module_is_what_the_import_system_makes(local_backend: LocalBackend, padding: int) -> None:
+    """Name, file, spec, loader and code filename as `import solution` gives them, whether the worker
+    compiled the module (small ones) or the program process did; a coding cookie is honoured the same
+    way (the file is UTF-8, so a latin-1 cookie reads 'é' as two characters, as Python would)."""
+    solution = "# -*- coding: latin-1 -*-\n" + "#" * padding + "\n" + MODULE_FACTS + "WORD = 'é'\n"
+    tests = (
+        "from solution import facts, WORD\n\n"
+        "def test_module():\n"
+        "    assert facts() == ('solution', True, 'solution', True, True, True)\n\n"
+        "def test_cookie():\n"
+        "    assert len(WORD) == 2\n"
+    )
+    result = run(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, result
+
+
 def test_syntax_error_is_an_error_not_a_failure(local_backend: LocalBackend) -> None:
     result = run(local_backend, "def add(a, b)\n    return a + b\n", ADD_TESTS)
     assert result.status is ExecStatus.ERROR
