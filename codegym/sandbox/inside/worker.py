@@ -612,7 +612,7 @@ class Worker:
                     code = marshal.dumps(compile(data, filename, "exec", dont_inherit=True))
                     if len(code) <= MAX_PRECOMPILED_BYTES:
                         run.code = code
-                except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
+                except Exception:  # SyntaxError, RecursionError, MemoryError...: the program raises it
                     pass
         if run.code is None:
             return None
