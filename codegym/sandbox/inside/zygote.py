@@ -289,7 +289,7 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
     limits = message["limits"]
     scratch = message["scratch"]
-    osutil.write_proc_file("/proc/self/comm", "cg-program")  # as set_process_name, without ctypes
+    osutil.set_process_name("cg-program")
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     main = bool(message.get("main"))
