@@ -12,7 +12,8 @@ Three kinds of processes work for it (see the README's "trust boundary"):
   tests, runs them, streams every outcome here;
 * per pass, a program process (program.py), under the program uid: imports the candidate and
   answers the harness's calls. It shares no descriptor with the harness or the worker except its
-  call socket and its stdout/stderr pipes, which the worker reads.
+  call pipes, its stdout/stderr pipes, which the worker reads, and the read end of a pipe holding
+  its own module's code, compiled here (a worker-written copy of what it would compile itself).
 
 The worker enforces the wall-clock deadline and the output cap, assembles the result from the
 harness's records and the zygote's accounting, and after every request makes the zygote kill every
