@@ -320,10 +320,11 @@ class Worker:
                 __import__(name)
             except Exception:
                 pass
-        try:
-            coverage_probe.warm_parser()
-        except Exception:
-            pass
+        if "coverage" in preload:  # a pool that measures coverage (~50 ms: worth it only there)
+            try:
+                coverage_probe.warm_parser()
+            except Exception:
+                pass
         # Objects that exist now are never collected; freezing them keeps the collector from
         # writing to every inherited page in each forked harness (copy-on-write faults are costly).
         gc.freeze()
