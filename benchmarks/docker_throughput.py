@@ -1,9 +1,13 @@
 """Docker backend throughput on HumanEval canonical solutions vs one `docker exec` per sample.
 
-    .venv/bin/python benchmarks/docker_throughput.py [--repeats 4] [--workers 0] [--baseline-threads 0]
+    .venv/bin/python -m benchmarks.docker_throughput [--repeats 4] [--workers 0] [--baseline-threads 0]
 
 Same image, same run, same machine:
-* codegym's docker backend: a warm pool of containers, each a warm worker forking per execution;
+* codegym's docker backend end to end as users run it: `codegym judge SAMPLES --pack humaneval
+  --no-reward --backend docker --workers N` in a fresh process (start-up, pack loading and the
+  containers' start included);
+* the same backend through the Python API: a warm pool of containers, each a warm worker forking
+  per execution;
 * baseline: one warm container of the same image (same hardening), and per sample one
   `docker exec` (through the SDK) of a tiny script that writes the program and its hidden tests
   to a fresh directory and calls every test function with plain python (cheaper than the runner,
@@ -18,10 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+from benchmarks.judge_throughput import run_codegym, write_samples
 from codegym.sandbox.docker import DockerBackend, Engine, build_image
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecStatus
@@ -125,17 +132,25 @@ def main() -> None:
     requests = requests_for(args.repeats)
     print(f"machine: {os.cpu_count()} cores; HumanEval canonical x{args.repeats} ({len(requests)} runs)")
     ours, statuses, image, pool_size = run_pool(requests, args.workers)
+    with tempfile.TemporaryDirectory() as directory:
+        samples, out = Path(directory) / "samples.jsonl", Path(directory) / "judged.jsonl"
+        total = write_samples(samples, args.repeats)
+        elapsed, cli_passed = run_codegym(samples, out, "docker", pool_size)
+        cli = total / elapsed
     threads = args.baseline_threads or pool_size
     base, base_passed = run_exec_baseline(requests, image, threads)
     print(f"image: {image}")
     print(f"{'harness':60} {'samples/s':>10} {'passed':>12}")
     passed = statuses.get(ExecStatus.PASSED.value, 0)
-    label = f"codegym docker backend ({pool_size} warm containers)"
+    label = f"codegym judge --backend docker, end to end ({pool_size} containers)"
+    print(f"{label:60} {cli:10.1f} {cli_passed:>6}/{total:<5}")
+    label = f"codegym docker backend, Python API ({pool_size} warm containers)"
     print(f"{label:60} {ours:10.1f} {passed:>6}/{len(requests):<5}")
     label = f"one docker exec per sample (1 warm container, {threads} threads)"
     print(f"{label:60} {base:10.1f} {base_passed:>6}/{len(requests):<5}")
     print(
-        f"speed-up: {ours / base:.1f}x   pool size: {pool_size}   docker backend statuses: {dict(statuses)}"
+        f"speed-up: {cli / base:.1f}x end to end, {ours / base:.1f}x through the API   pool size: "
+        f"{pool_size}   docker backend statuses: {dict(statuses)}"
     )
 
 

@@ -47,7 +47,6 @@ def judge(
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
     from codegym.eval.judge import count_rows
-    from codegym.reward.judges import judging
 
     with user_errors():
         try:
@@ -65,6 +64,8 @@ def judge(
                 if config is None:
                     summary = _run(samples, task_pack, sandbox, out, None, resume, total)
                 else:
+                    from codegym.reward.judges import judging
+
                     stores = (result_cache(cache), yardstick_store(yardsticks))
                     with judging(sandbox, config, *stores) as judge_rewards:
                         summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)

@@ -17,17 +17,19 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegym.errors import CodegymError
 from codegym.eval import outputs
 from codegym.eval.outputs import check_output_file
-from codegym.reward.scoring import RewardJudge, ScoredSample
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecResult, TestOutcome, TestResult, program_problem
 from codegym.tasks.errors import UnknownNameError
 from codegym.tasks.model import Task, TaskPack
+
+if TYPE_CHECKING:  # the reward's modules load only when a reward is asked for (`judge --no-reward`)
+    from codegym.reward.scoring import RewardJudge, ScoredSample
 
 INVALID_INPUT = "invalid_input"
 

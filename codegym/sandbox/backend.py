@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import abc
-import asyncio
 import importlib
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -39,9 +38,13 @@ class SandboxBackend(abc.ABC):
 
     async def aexecute(self, request: ExecRequest) -> ExecResult:
         """Async variant: the blocking execution runs in a thread, so the event loop keeps going."""
+        import asyncio  # here: asyncio (and ssl with it) costs every CLI start ~50 ms otherwise
+
         return await asyncio.to_thread(self.execute, request)
 
     async def aexecute_many(self, requests: Iterable[ExecRequest]) -> list[ExecResult]:
+        import asyncio
+
         return await asyncio.to_thread(self.execute_many, list(requests))
 
     @abc.abstractmethod

@@ -134,6 +134,36 @@ class WorkerHandle:
         self.transport.kill()
 
 
+class _Start:
+    """How a start of the pool's workers goes: who is up, who failed, and waiting for either."""
+
+    def __init__(self, size: int) -> None:
+        self._pending = size
+        self._up = 0
+        self._condition = threading.Condition()
+        self.error: BaseException | None = None
+
+    def started(self) -> None:
+        with self._condition:
+            self._pending -= 1
+            self._up += 1
+            self._condition.notify_all()
+
+    def failed(self, exc: BaseException) -> None:
+        with self._condition:
+            self._pending -= 1
+            self.error = self.error or exc
+            self._condition.notify_all()
+
+    def wait_for_one(self) -> None:
+        with self._condition:
+            self._condition.wait_for(lambda: self._up > 0 or self._pending == 0)
+
+    def wait_for_all(self) -> None:
+        with self._condition:
+            self._condition.wait_for(lambda: self._pending == 0)
+
+
 class WorkerPool:
     """A fixed number of warm workers; `execute` is thread-safe and blocks for a free worker."""
 
@@ -169,33 +199,63 @@ class WorkerPool:
         self._handles: list[WorkerHandle] = []
         self._lock = threading.Lock()
         self._closed = False
+        # the lazy start: workers join the pool one by one as each comes up, so work begins when
+        # the first is ready instead of the last; None when no start is under way or done
+        self._starting: _Start | None = None
         self._launcher = Launcher()
         self.restarts = 0
         self.executions = 0
         self._compiler = HostTestCompiler(tests_dir) if tests_dir else None
 
     def start(self) -> None:
-        """Start every worker now (otherwise they start on first use)."""
-        handles = [self._new_handle(slot) for slot in range(self.size)]
-        try:
-            with ThreadPoolExecutor(max_workers=self.size) as pool:
-                list(pool.map(lambda h: h.start(), handles))
-        except BaseException:
-            for handle in handles:  # the ones that did start would otherwise be leaked
-                handle.kill()
-            raise
-        for handle in handles:
-            self._handles.append(handle)
-            self._idle.put(handle)
+        """Start every worker now and wait for all of them (otherwise they start on first use);
+        if any cannot start, none is kept and the error is raised."""
+        with self._lock:
+            start = self._begin_start()
+        start.wait_for_all()
+        if start.error is None:
+            return
+        with self._lock:
+            handles, self._handles = self._handles, []
+            if self._starting is start:
+                self._starting = None
+            self._idle = queue.Queue()
+        for handle in handles:  # the ones that did start would otherwise be leaked
+            handle.kill()
+        raise start.error
 
     def start_in_background(self) -> None:
-        threading.Thread(target=self._warm_up, name="codegym-pool-start", daemon=True).start()
+        """Start the workers without waiting; each takes work as soon as it is up."""
+        with self._lock:
+            self._begin_start()
 
-    def _warm_up(self) -> None:
-        # A failure here is not lost: no worker was kept, so the first execution starts them
-        # again and raises the error to its caller.
-        with contextlib.suppress(Exception):
-            self._ensure_started()
+    def _begin_start(self) -> _Start:
+        """(Under the lock.) Launch every worker in its own thread unless a start is under way or
+        done; a worker that comes up goes straight to the idle queue."""
+        if self._closed:
+            raise RuntimeError("the sandbox pool is closed")
+        if self._starting is None:
+            start = self._starting = _Start(self.size)
+            for slot in range(self.size):
+                name = f"codegym-worker-{slot}-start"
+                threading.Thread(target=self._start_one, args=(start, slot), name=name, daemon=True).start()
+        return self._starting
+
+    def _start_one(self, start: _Start, slot: int) -> None:
+        handle = self._new_handle(slot)
+        try:
+            handle.start()
+        except BaseException as exc:
+            start.failed(exc)
+            return
+        with self._lock:
+            if self._closed or self._starting is not start:
+                handle.kill()
+                start.failed(WorkerStartError("the sandbox pool is closed"))
+                return
+            self._handles.append(handle)
+            self._idle.put(handle)
+        start.started()
 
     def _new_handle(self, slot: int) -> WorkerHandle:
         if self.transport is not None:
@@ -206,11 +266,19 @@ class WorkerPool:
         return WorkerHandle(slot, channel, self.start_timeout_s)
 
     def _ensure_started(self) -> None:
+        """Return once at least one worker is up. When none could start, the error is raised here,
+        and the next call starts them all again."""
         with self._lock:
-            if self._closed:
-                raise RuntimeError("the sandbox pool is closed")
-            if not self._handles:
-                self.start()
+            if self._handles:
+                return
+            start = self._begin_start()
+        start.wait_for_one()
+        with self._lock:
+            if self._handles:
+                return
+            if self._starting is start:
+                self._starting = None
+        raise start.error or WorkerStartError("no sandbox worker started")
 
     def _replace(self, handle: WorkerHandle) -> WorkerHandle:
         handle.kill()

@@ -62,6 +62,32 @@ def test_passing_program(local_backend: LocalBackend) -> None:
     assert result.wall_s > 0 and result.peak_memory_mb > 0
 
 
+MODULE_FACTS = (
+    "import sys\n"
+    "def facts():\n"
+    "    module = sys.modules[__name__]\n"
+    "    return (__name__, __file__.endswith('/solution.py'), __spec__.name, __spec__.origin == __file__,\n"
+    "            module.__loader__.get_source(__name__) is not None, facts.__code__.co_filename == __file__)\n"
+)
+
+
+@pytest.mark.parametrize("padding", [0, 40_000], ids=["compiled-by-the-worker", "compiled-in-the-program"])
+def test_the_candidate_module_is_what_the_import_system_makes(local_backend: LocalBackend, padding: int) -> None:
+    """Name, file, spec, loader and code filename as `import solution` gives them, whether the worker
+    compiled the module (small ones) or the program process did; a coding cookie is honoured the same
+    way (the file is UTF-8, so a latin-1 cookie reads 'é' as two characters, as Python would)."""
+    solution = "# -*- coding: latin-1 -*-\n" + "#" * padding + "\n" + MODULE_FACTS + "WORD = 'é'\n"
+    tests = (
+        "from solution import facts, WORD\n\n"
+        "def test_module():\n"
+        "    assert facts() == ('solution', True, 'solution', True, True, True)\n\n"
+        "def test_cookie():\n"
+        "    assert len(WORD) == 2\n"
+    )
+    result = run(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, result
+
+
 def test_syntax_error_is_an_error_not_a_failure(local_backend: LocalBackend) -> None:
     result = run(local_backend, "def add(a, b)\n    return a + b\n", ADD_TESTS)
     assert result.status is ExecStatus.ERROR
@@ -381,6 +407,28 @@ def test_worker_that_cannot_start_gives_sandbox_error() -> None:
         pool.close()
     assert result.status is ExecStatus.SANDBOX_ERROR
     assert "did not start" in result.message
+
+
+def test_work_starts_when_the_first_worker_is_up(tmp_path: Path) -> None:
+    """A lazily started pool does not wait for its slowest worker: here the second one cannot come
+    up until the first has finished a run (then it fails), and the pool judges with the one it has."""
+    release = tmp_path / "release"
+    waits_then_fails = ["sh", "-c", f"while [ ! -e {release} ]; do sleep 0.05; done; exit 3"]
+    with LocalBackend(workers=2) as backend:
+        real_launch = backend.pool.launch
+        backend.pool.launch = lambda slot: real_launch(slot) if slot == 0 else waits_then_fails
+        results: list[ExecResult] = []
+        passing = "from solution import add\n\ndef test_add():\n    assert add(1, 2) == 3\n"
+        judging = threading.Thread(target=lambda: results.append(run(backend, ADD, passing)))
+        judging.start()
+        judging.join(timeout=120)
+        finished_first = not judging.is_alive()
+        release.touch()
+        judging.join()
+        assert finished_first, "the run waited for the worker that was still starting"
+        assert results[0].status is ExecStatus.PASSED
+        assert [w.slot for w in backend.pool.describe()] == [0]
+        assert run(backend, ADD, passing).status is ExecStatus.PASSED
 
 
 def test_broken_worker_is_a_sandbox_error_after_bounded_retries() -> None:

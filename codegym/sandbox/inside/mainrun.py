@@ -24,7 +24,6 @@ import signal
 import socket
 import struct
 import sys
-import threading
 import traceback
 import types
 
@@ -88,13 +87,18 @@ def run_once(path, code_object):
             traceback.print_exception(type(exc), exc, tb)
         except BaseException:
             pass
-    main = threading.main_thread()
-    for thread in threading.enumerate():  # the interpreter waits for these at exit
-        if thread is not main and not thread.daemon:
-            try:
-                thread.join()
-            except BaseException:
-                fit = False
+    # threading is not imported here: the zygote loads this module, and threading's at-fork hook
+    # would then run (~125 copy-on-write faults) in every program process. Only a program that
+    # imported it can have threads to wait for, as the interpreter would at exit.
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        try:
+            main = threading.main_thread()
+            for thread in threading.enumerate():
+                if thread is not main and not thread.daemon:
+                    thread.join()
+        except BaseException:
+            fit = False
     try:
         atexit._run_exitfuncs()
         atexit._clear()
@@ -105,9 +109,17 @@ def run_once(path, code_object):
             stream.flush()
         except BaseException:
             code = code or 1  # e.g. stdout closed by the program, or a write that cannot complete
-    if threading.active_count() > 1 or _has_children():
+    if _thread_count() > 1 or _has_children():
         fit = False  # something of this case still runs: it must not reach the next case's pipes
     return code, fit
+
+
+def _thread_count():
+    """Threads of this process, however they were started (threading or _thread)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 2  # unknown: assume one is left
 
 
 def _has_children():

@@ -16,6 +16,8 @@ Protocol (frames of wire.Channel: a kind byte and one encoded value):
 """
 
 import importlib
+import importlib.machinery
+import marshal
 import os
 import sys
 import types
@@ -84,8 +86,9 @@ class CallbackIterator:
 
 
 class ProgramServer:
-    def __init__(self, channel, module_name, scratch):
+    def __init__(self, channel, module_name, scratch, code_fd=None):
         self.channel = channel
+        self.code_fd = code_fd  # the candidate's code, compiled by the worker (see _import_candidate)
         self.module_name = module_name
         self.scratch = os.path.abspath(scratch) + os.sep  # a real path (the worker's layout has no links)
         self.objects = {}
@@ -141,12 +144,53 @@ class ProgramServer:
         try:
             if coverage is not None:
                 coverage.start()
-            self.module = importlib.import_module(self.module_name)
+            self.module = self._import_candidate()
         except BaseException as exc:  # SystemExit at import included: reported, never re-raised
             self.send(b"i", self._exception_info(exc))
             return False
         self.send(b"r", self._exports())
         return True
+
+    def _import_candidate(self):
+        """The candidate module. A top-level module file in scratch is read, compiled and executed
+        here as the import system would (same name, file, spec and loader; registered in
+        sys.modules first, removed again when it raises), without its finders: they touch objects
+        all over the inherited heap, and each touched page is a copy-on-write fault (~125 of them,
+        a third of this process's start). Packages and anything else go through importlib."""
+        name = self.module_name
+        path = os.path.join(self.scratch, name + ".py")
+        if "." in name or not os.path.isfile(path):
+            return importlib.import_module(name)
+        loader = importlib.machinery.SourceFileLoader(name, path)
+        spec = importlib.machinery.ModuleSpec(name, loader, origin=path)
+        spec.has_location = True
+        module = types.ModuleType(name)
+        module.__file__, module.__loader__, module.__spec__ = path, loader, spec
+        sys.modules[name] = module
+        try:
+            code = self._precompiled()
+            if code is None:
+                with open(path, "rb") as handle:
+                    source = handle.read()
+                code = compile(source, path, "exec", dont_inherit=True)
+            exec(code, module.__dict__)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return sys.modules.get(name, module)  # a module may put something else in its place
+
+    def _precompiled(self):
+        """The module's code as the worker compiled it from the same bytes, if it sent it."""
+        if self.code_fd is None:
+            return None
+        chunks = []
+        try:
+            while chunk := os.read(self.code_fd, 1 << 16):
+                chunks.append(chunk)
+        finally:
+            os.close(self.code_fd)
+            self.code_fd = None
+        return marshal.loads(b"".join(chunks)) if chunks else None
 
     def _exports(self):
         namespace = vars(self.module)
@@ -695,3 +739,35 @@ _OPS = {
     b"O": ProgramServer.op_coverage,
     b"Z": ProgramServer.op_describe,
 }
+
+
+_REHEARSAL_SOURCE = "def echo(*args, **kwargs):\n    return args\n"
+
+
+def rehearse(rounds=24):
+    """Serve a trusted stand-in module through the real serving path (exports, a decoded call, the
+    answer), in the zygote, before any program exists. CPython quickens and specialises code on its
+    first executions, writing into code objects; done here, those writes are inherited instead of
+    repeated, as copy-on-write faults, in every program process."""
+    read_fd, write_fd = os.pipe()
+    module = types.ModuleType("_codegym_rehearsal")
+    exec(_REHEARSAL_SOURCE, module.__dict__)
+    server = ProgramServer(wire.Channel(read_fd, write_fd), module.__name__, "/")
+    server.module = module
+    calls = ((1, 2.5, "text"), ([1, 2, 3], True), ({"key": [1, (2, 3)]}, None), ("x" * 40, -7))
+
+    def call_request(encoder, _obj):
+        encoder.reference(b"h", server.handle_of[id(module.echo)])
+
+    try:
+        for _ in range(rounds):
+            server.send(b"r", server._exports())
+            server.channel.receive()
+            for args in calls:
+                body = wire.encode((object(), args, {}), call_request)
+                decoder = wire.Decoder(body, server.hooks)
+                server.handle(b"C", decoder.decode(), decoder.memo)
+                server.channel.receive()
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)

@@ -12,7 +12,8 @@ Three kinds of processes work for it (see the README's "trust boundary"):
   tests, runs them, streams every outcome here;
 * per pass, a program process (program.py), under the program uid: imports the candidate and
   answers the harness's calls. It shares no descriptor with the harness or the worker except its
-  call socket and its stdout/stderr pipes, which the worker reads.
+  call pipes, its stdout/stderr pipes, which the worker reads, and the read end of a pipe holding
+  its own module's code, compiled here (a worker-written copy of what it would compile itself).
 
 The worker enforces the wall-clock deadline and the output cap, assembles the result from the
 harness's records and the zygote's accounting, and after every request makes the zygote kill every
@@ -27,6 +28,7 @@ namespace id); the worker refuses to start otherwise.
 import ctypes
 import gc
 import json
+import marshal
 import os
 import select
 import signal
@@ -39,8 +41,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import osutil
 import protocol
 import zygote
+import zygote_wire
 
 KEEP_OUTPUT_BYTES = 8 * 1024
+MAX_PRECOMPILED_CHARS = 32 * 1024
+MAX_PRECOMPILED_BYTES = 60 * 1024  # below a pipe's default 64 KiB buffer: written before the fork
 MAX_RECORDS_BYTES = 16 * 1024 * 1024
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
@@ -246,6 +251,7 @@ class Run:
         self.streams = {}
         self.harness_pid = None
         self.scratch = None
+        self.code = False  # the candidate's compiled code (bytes) once made; None if it is not
 
 
 class Worker:
@@ -265,7 +271,8 @@ class Worker:
         self.taint_reason = ""
         self.zygote_pid = None
         self.zygote = None
-        self.zygote_reader = osutil.FrameReader()
+        self.zygote_reader = osutil.FrameReader(decode=zygote_wire.decode_reply)
+        self.zygote_encode = zygote_wire.RequestEncoder()
         self.stdlib_path = []
 
     def _taint(self, reason):
@@ -313,10 +320,11 @@ class Worker:
                 __import__(name)
             except Exception:
                 pass
-        try:
-            coverage_probe.warm_parser()
-        except Exception:
-            pass
+        if "coverage" in preload:  # a pool that measures coverage (~50 ms: worth it only there)
+            try:
+                coverage_probe.warm_parser()
+            except Exception:
+                pass
         # Objects that exist now are never collected; freezing them keeps the collector from
         # writing to every inherited page in each forked harness (copy-on-write faults are costly).
         gc.freeze()
@@ -560,7 +568,11 @@ class Worker:
             os.set_blocking(err_r, False)
             fds += [out_w, err_w]
         layout = self._layout()
+        code_fd = None if main else self._code_pipe(run, layout)
+        if code_fd is not None:
+            fds.append(code_fd)
         message = {
+            "code": code_fd is not None,
             "op": "spawn",
             "kind": kind,
             "coverage": bool(record.get("coverage")),
@@ -579,9 +591,43 @@ class Worker:
         run.passes.append({"kind": kind})
         run.pending = ("spawn", tuple(harness_ends))
 
+    def _code_pipe(self, run, layout):
+        """The read end of a pipe holding the candidate module's code, compiled here and marshalled,
+        or None (the program then compiles it itself). Compiling in a freshly forked program process
+        costs ~150 copy-on-write faults (the compiler's allocations land on inherited pages); here,
+        in a long-lived process, it costs only the compile. Only small top-level modules: their
+        compilation is quick whatever they contain, and a syntax error is left for the program to
+        raise as its own."""
+        if run.code is False:
+            run.code = None
+            solution = run.request["solution_path"]
+            source = run.request["files"].get(solution)
+            if (
+                isinstance(source, str)
+                and len(source) <= MAX_PRECOMPILED_CHARS
+                and "/" not in solution
+                and solution.endswith(".py")
+            ):
+                try:
+                    data = source.encode("utf-8", "surrogatepass")  # the bytes on disk
+                    filename = os.path.join(layout["scratch"], solution)
+                    code = marshal.dumps(compile(data, filename, "exec", dont_inherit=True))
+                    if len(code) <= MAX_PRECOMPILED_BYTES:
+                        run.code = code
+                except Exception:  # SyntaxError, RecursionError, MemoryError...: the program raises it
+                    pass
+        if run.code is None:
+            return None
+        read_fd, write_fd = os.pipe()
+        try:
+            os.write(write_fd, run.code)  # fits the pipe's buffer (MAX_PRECOMPILED_BYTES)
+        finally:
+            os.close(write_fd)
+        return read_fd
+
     def _send_zygote(self, run, message, fds=()):
         message.setdefault("keep_pids", [run.harness_pid])
-        osutil.send_message(self.zygote, message, fds)
+        osutil.send_message(self.zygote, message, fds, encode=self.zygote_encode)
 
     def _zygote_readable(self, run, control):
         try:
@@ -639,7 +685,11 @@ class Worker:
         try:
             if run.pending is not None:
                 self._zygote_final(run, self._read_zygote_reply())
-            osutil.send_message(self.zygote, {"op": "finish", "scratch": layout["scratch"], "keep_pids": []})
+            osutil.send_message(
+                self.zygote,
+                {"op": "finish", "scratch": layout["scratch"], "keep_pids": []},
+                encode=self.zygote_encode,
+            )
             self._zygote_final(run, self._read_zygote_reply())
         except (OSError, ValueError):
             self._taint("line 555")

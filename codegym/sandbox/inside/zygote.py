@@ -31,6 +31,7 @@ import time
 
 import mainrun  # loaded here: a program process's import path no longer holds this folder
 import osutil
+import zygote_wire
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 SETUP_TIMEOUT_S = 10.0
@@ -48,6 +49,9 @@ class Zygote:
         self.dirty = True
         self.keep_pids = ()
         self.coverage_probes = {}
+        self.environment_home = None
+        self.decode = zygote_wire.RequestDecoder()
+        self.no_new_privs = False
         self.wakeup_r, self.wakeup_w = os.pipe()
         os.set_blocking(self.wakeup_w, False)
 
@@ -65,7 +69,7 @@ class Zygote:
                 self._reap()
             if self.channel not in ready:
                 continue
-            message, fds = osutil.receive_message(self.channel)
+            message, fds = osutil.receive_message(self.channel, max_fds=5, decode=self.decode)
             if message is None:
                 self._end_pass()
                 return 0
@@ -87,7 +91,7 @@ class Zygote:
             finally:
                 for fd in fds:
                     os.close(fd)
-            osutil.send_message(self.channel, reply)
+            osutil.send_message(self.channel, reply, encode=zygote_wire.encode_reply)
 
     # -- passes ----------------------------------------------------------------------------
     def _reap(self):
@@ -201,8 +205,11 @@ class Zygote:
             with osutil.acting_as(self.program_uid):
                 osutil.copy_tree(message["template"], message["scratch"])
         self.dirty = True
-        rpc = fds[:2]
-        stdio = fds[2:4] if len(fds) > 2 else None
+        code_fd = fds[-1] if message.get("code") else None
+        passed = fds[:-1] if code_fd is not None else fds
+        rpc = passed[:2]
+        stdio = passed[2:4] if len(passed) > 2 else None
+        self.program_environment(message["scratch"])
         notify_r, notify_w = os.pipe()
         go_r, go_w = os.pipe()
         state = {"kind": message.get("kind", ""), "pid": None, "status": None, "cpu": 0.0, "maxrss_kb": 0}
@@ -213,7 +220,7 @@ class Zygote:
             try:
                 os.close(notify_r)
                 os.close(go_w)
-                become_program(self, message, rpc, stdio, notify_w, go_r, probe)
+                become_program(self, message, rpc, stdio, notify_w, go_r, probe, code_fd)
             finally:
                 os._exit(70)
         state["pid"] = pid
@@ -238,6 +245,25 @@ class Zygote:
             }
         return {"op": "spawned", "pid": pid, "previous": previous}
 
+    def program_environment(self, scratch):
+        """Make the zygote's own environment the one a program starts with (it needs none of its
+        own): set here once, inherited by every fork, instead of rebuilt in each program process,
+        where every touched page of the inherited heap is a copy-on-write fault."""
+        if self.environment_home == scratch:
+            return
+        os.environ.clear()
+        os.environ.update(
+            {
+                "PATH": SANDBOX_PATH,
+                "HOME": scratch,
+                "TMPDIR": os.path.join(scratch, ".tmp"),
+                "LANG": "C.UTF-8",
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONHASHSEED": "0",
+            }
+        )
+        self.environment_home = scratch
+
     def _coverage_probe(self, message):
         """A warmed coverage tracer per solution path, made here once (its start-up costs tens of ms)."""
         import coverage_probe
@@ -259,7 +285,7 @@ class Zygote:
         return self.coverage_probes[key]
 
 
-def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
+def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=None):
     """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
     limits = message["limits"]
     scratch = message["scratch"]
@@ -277,20 +303,18 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
             *rpc,
             notify_w,
             go_r,
+            code_fd if code_fd is not None else devnull,  # 7: the compiled candidate, when sent
         ]
     # out of the way first, so that placing one descriptor never overwrites another still to place
     high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in wanted]
     for target, fd in enumerate(high):
         os.dup2(fd, target)
-    osutil.close_fds_except({0, 1, 2, 3, 4, 5, 6})
+    osutil.close_fds_except(set(range(len(wanted))))
+    # the other dispositions a program starts with were set on the zygote itself (set_program_signals)
     signal.set_wakeup_fd(-1)
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGQUIT):
-        signal.signal(signum, signal.SIG_DFL)
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes fail with EFBIG instead of killing
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
-    with open("/proc/self/statm") as handle:
-        baseline = int(handle.read().split()[0]) * resource.getpagesize()
+    baseline = int(osutil.read_proc_file("/proc/self/statm").split()[0]) * resource.getpagesize()
     cpu = int(float(limits["timeout_s"])) + 1
     for which, value in (
         (resource.RLIMIT_AS, baseline + int(limits["memory_mb"]) * 1024 * 1024),
@@ -301,28 +325,17 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
         (resource.RLIMIT_CORE, 0),
     ):
         resource.setrlimit(which, value if isinstance(value, tuple) else (value, value))
-    os.environ.clear()
-    os.environ.update(
-        {
-            "PATH": SANDBOX_PATH,
-            "HOME": scratch,
-            "TMPDIR": os.path.join(scratch, ".tmp"),
-            "LANG": "C.UTF-8",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONHASHSEED": "0",
-        }
-    )
+    # the environment is the zygote's own, set for programs before the fork (program_environment)
     os.chdir(scratch)
-    osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
+    if not zygote.no_new_privs:
+        osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
     if zygote.program_uid is not None:
         osutil.become(zygote.program_uid)
     elif os.getuid() == 0:
         osutil.capset(())  # root of a user namespace: it could otherwise undo the mounts
     # the seccomp filter is already in place: the zygote installed it on itself, and filters are
     # inherited by every process forked afterwards
-    if not main:
-        for stream in (sys.stdout, sys.stderr):
-            stream.reconfigure(line_buffering=True)  # the zygote's own stdio objects, now on our pipes
+    # sys.stdout and sys.stderr are the zygote's own objects (line-buffered there), now on our pipes
     sys.argv = [os.path.join(scratch, message["solution_path"])]
     sys.path[:] = [scratch, *zygote.program_path]
     os.write(5, b"R")
@@ -335,10 +348,24 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe):
     import program
     import wire
 
-    server = program.ProgramServer(wire.Channel(3, 4), message["module"], scratch)
+    server = program.ProgramServer(
+        wire.Channel(3, 4), message["module"], scratch, code_fd=7 if code_fd is not None else None
+    )
     if server.start(probe):
         server.serve()
     os._exit(0)
+
+
+def set_program_signals():
+    """The dispositions and stream buffering a program process starts with, set once on the zygote
+    (which needs none of these signals) and inherited by every fork; only SIGCHLD and the wakeup
+    descriptor, which the zygote uses, are reset in the child."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes fail with EFBIG instead of killing
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)
 
 
 def start(config, preload):
@@ -365,7 +392,9 @@ def start(config, preload):
                     pass
             import gc
 
-            import program  # noqa: F401 - imported here, so program processes never pay for it
+            import program  # imported here, so program processes never pay for it
+
+            program.rehearse()
             import seccomp
 
             zygote = Zygote(config, theirs)
@@ -375,6 +404,8 @@ def start(config, preload):
                 # of what it refuses)
                 osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
                 install_filter()
+                zygote.no_new_privs = True
+            set_program_signals()
             # objects that exist now are never collected: a collection in a program process would
             # otherwise write to every inherited page (copy-on-write faults are costly)
             gc.freeze()

@@ -1,0 +1,113 @@
+"""The worker <-> zygote messages, in a form that is cheap for the zygote to read and write.
+
+After every fork, each page the zygote writes costs it a copy-on-write fault, and a JSON message
+touches about ninety of them (the codec's code, its caches, the objects it makes). The messages a
+worker sends repeat exactly from run to run (the same limits, paths and flags), so the worker sends
+each distinct message as JSON once, under a number, and afterwards only the number; the zygote's
+replies are a fixed binary record. Errors and anything unusual stay JSON (a body starting "{").
+"""
+
+import json
+import struct
+from collections import OrderedDict
+
+REPEAT, STORE, RECORD = b"#", b"=", b"B"
+MAX_STORED = 64
+_NUMBER = struct.Struct(">H")
+# op, pid (-1: none), flags (1: clean, 2: a pass's account follows), cpu_s, total_cpu_s,
+# peak_memory_mb, exit_code (-1: none), signal (-1: none); then the pass's kind, UTF-8
+_RECORD = struct.Struct(">BiBdddii")
+_REPLY_OPS = ("spawned", "ended", "finished")
+_ACCOUNT_KEYS = frozenset(("clean", "kind", "cpu_s", "total_cpu_s", "peak_memory_mb", "exit_code", "signal"))
+
+
+class RequestEncoder:
+    """The worker's side: a message it sent before goes as its number."""
+
+    def __init__(self, max_stored=MAX_STORED):
+        self.numbers = OrderedDict()
+        self.max_stored = max_stored
+
+    def __call__(self, message):
+        text = json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
+        number = self.numbers.get(text)
+        if number is not None:
+            self.numbers.move_to_end(text)
+            return REPEAT + _NUMBER.pack(number)
+        if len(self.numbers) < self.max_stored:
+            number = len(self.numbers)
+        else:  # the least recently sent gives up its number
+            _, number = self.numbers.popitem(last=False)
+        self.numbers[text] = number
+        return STORE + _NUMBER.pack(number) + text
+
+
+class RequestDecoder:
+    """The zygote's side. Stored messages are only ever read."""
+
+    def __init__(self):
+        self.stored = {}
+
+    def __call__(self, body):
+        tag = body[:1]
+        if tag == REPEAT:
+            return self.stored[_NUMBER.unpack_from(body, 1)[0]]
+        if tag == STORE:
+            message = json.loads(bytes(body[3:]).decode("utf-8"))
+            self.stored[_NUMBER.unpack_from(body, 1)[0]] = message
+            return message
+        return json.loads(bytes(body).decode("utf-8"))
+
+
+def encode_reply(reply):
+    previous = reply.get("previous")
+    op = reply.get("op")
+    plain = (
+        op in _REPLY_OPS
+        and set(reply) <= {"op", "pid", "previous"}
+        and isinstance(previous, dict)
+        and set(previous) <= _ACCOUNT_KEYS
+        and (op == "spawned" or reply.get("pid") is None)
+    )
+    if not plain:
+        return json.dumps(reply, separators=(",", ":")).encode("utf-8")
+    pid = reply.get("pid")
+    kind = previous.get("kind")
+    flags = 1 if previous.get("clean") else 0
+    if kind is not None:
+        flags |= 2
+    exit_code, signal = previous.get("exit_code"), previous.get("signal")
+    return (
+        RECORD
+        + _RECORD.pack(
+            _REPLY_OPS.index(op),
+            -1 if pid is None else pid,
+            flags,
+            previous.get("cpu_s", 0.0),
+            previous.get("total_cpu_s", 0.0),
+            previous.get("peak_memory_mb", 0.0),
+            -1 if exit_code is None else exit_code,
+            -1 if signal is None else signal,
+        )
+        + (kind or "").encode("utf-8")
+    )
+
+
+def decode_reply(body):
+    if body[:1] != RECORD:
+        return json.loads(bytes(body).decode("utf-8"))
+    op, pid, flags, cpu, total, peak, exit_code, signal = _RECORD.unpack_from(body, 1)
+    previous = {"clean": bool(flags & 1)}
+    if flags & 2:
+        previous.update(
+            kind=bytes(body[1 + _RECORD.size :]).decode("utf-8"),
+            cpu_s=cpu,
+            total_cpu_s=total,
+            peak_memory_mb=peak,
+            exit_code=None if exit_code < 0 else exit_code,
+            signal=None if signal < 0 else signal,
+        )
+    reply = {"op": _REPLY_OPS[op], "previous": previous}
+    if _REPLY_OPS[op] == "spawned":
+        reply["pid"] = None if pid < 0 else pid
+    return reply
