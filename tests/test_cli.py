@@ -457,3 +457,41 @@ def test_tasks_check_reports_every_broken_pack_and_task(tmp_path: Path) -> None:
     everything = runner.invoke(app, ["tasks", "list", "--tasks-dir", str(tmp_path)])
     assert everything.exit_code == 1
     assert "broken pack unreadable" in everything.output and "broken pack badlimits" in everything.output
+
+
+def test_library_errors_reach_the_user_with_flag_names(tmp_path: Path) -> None:
+    """The library names what to change in its own terms (`ks`, `out_path`, `filters`); each command
+    prints the flag that changes it."""
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/2", "completion": "    return 0.0\n"}) + "\n")
+    for args, expected in (
+        (
+            [
+                "eval",
+                "--pack",
+                "humaneval",
+                "--samples",
+                str(samples),
+                "--out",
+                str(tmp_path / "e"),
+                "--k",
+                "x",
+            ],
+            "--k: 'x' is not an integer (use e.g. 1,10)",
+        ),
+        (
+            ["judge", str(samples), "--pack", "humaneval", "--out", str(samples), "--no-reward"],
+            f"--out {samples} is the samples file itself; choose another --out",
+        ),
+        (
+            ["tasks", "import", "mbpp", str(samples), "--name", "a/b", "--out", str(tmp_path / "p")],
+            "--name must be a folder name without '/', got 'a/b'",
+        ),
+        (
+            ["tasks", "import", "mbpp", str(samples), "--name", "m", "--out", str(tmp_path), "--filter", "x"],
+            "--filter 'x': write FIELD OP VALUE",
+        ),
+    ):
+        result = runner.invoke(app, args)
+        text = " ".join(result.output.split())
+        assert result.exit_code == 2 and expected in text, (args, result.output)
