@@ -396,6 +396,11 @@ def test_the_cli_imports_the_heavy_parts_only_when_a_command_needs_them() -> Non
     assert heavy == [], heavy
 
 
+def eval_of(samples: Path, out: Path) -> list[str]:
+    """`codegym eval` of a samples file for the humaneval pack into `out`."""
+    return ["eval", "--pack", "humaneval", "--samples", str(samples), "--out", str(out)]
+
+
 def test_ctrl_c_says_how_to_resume(monkeypatch, tmp_path: Path) -> None:
     import codegym.eval.api
     import codegym.eval.judge
@@ -411,19 +416,7 @@ def test_ctrl_c_says_how_to_resume(monkeypatch, tmp_path: Path) -> None:
     )
     assert judged.exit_code == 130 and "run the same command again to resume" in judged.output
     monkeypatch.setattr(codegym.eval.api, "evaluate", interrupted)
-    evaluated = runner.invoke(
-        app,
-        [
-            "eval",
-            "--pack",
-            "humaneval",
-            "--samples",
-            str(samples),
-            "--out",
-            str(tmp_path / "e"),
-            "--no-record",
-        ],
-    )
+    evaluated = runner.invoke(app, [*eval_of(samples, tmp_path / "e"), "--no-record"])
     assert evaluated.exit_code == 130 and "rerun the same command" in evaluated.output
 
 
@@ -466,17 +459,7 @@ def test_library_errors_reach_the_user_with_flag_names(tmp_path: Path) -> None:
     samples.write_text(json.dumps({"task_id": "HumanEval/2", "completion": "    return 0.0\n"}) + "\n")
     for args, expected in (
         (
-            [
-                "eval",
-                "--pack",
-                "humaneval",
-                "--samples",
-                str(samples),
-                "--out",
-                str(tmp_path / "e"),
-                "--k",
-                "x",
-            ],
+            [*eval_of(samples, tmp_path / "e"), "--k", "x"],
             "--k: 'x' is not an integer (use e.g. 1,10)",
         ),
         (

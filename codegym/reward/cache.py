@@ -67,7 +67,9 @@ def cache_key(
 ) -> str:
     digest = hashlib.sha256()
     for part in (SCHEMA_VERSION, judge_version(), kind, task_fingerprint, config_fingerprint, image, code):
-        digest.update(part.encode("utf-8"))
+        # surrogatepass: a program with a lone surrogate still gets a key (and then its `error`
+        # verdict from the judge) instead of stopping a training step with UnicodeEncodeError
+        digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()
 
