@@ -296,6 +296,7 @@ def test_tasks_import_writes_a_pack_that_judges_and_checks(tmp_path: Path) -> No
 
 def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
     import fcntl
+    import os
 
     samples = tmp_path / "s.jsonl"
     samples.write_text(
@@ -303,6 +304,11 @@ def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
     )
     notes, other = tmp_path / "notes.txt", tmp_path / "other.jsonl"
     notes.write_text("my notes\n")
+    read_only = tmp_path / "ro"
+    read_only.mkdir()
+    read_only.chmod(0o555)
+    if os.access(read_only, os.W_OK):  # root ignores permission bits; /proc/sys refuses even root
+        read_only = Path("/proc/sys")
     other.write_text('{"id": 1, "text": "unrelated"}\n')
     before = samples.read_text()
     for out, expected in (
@@ -311,6 +317,7 @@ def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
         (samples, "is the samples file itself"),
         (tmp_path, "is a folder"),
         (notes / "x.jsonl", "is a file, not a folder"),
+        (read_only / "x.jsonl", "is not writable"),
     ):
         result = runner.invoke(
             app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]

@@ -86,3 +86,28 @@ def test_codegym_modules_import_each_other_without_a_cycle() -> None:
 
     cycles = [cycle for name in sorted(edges) if (cycle := cycle_from(name))]
     assert cycles == [], " -> ".join(cycles[0])
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared test code lives in conftest.py and helper modules: importing a test module from another
+    would collect (and run) its tests twice and tie unrelated suites together."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except SyntaxError:  # fixtures: programs broken on purpose
+            continue
+        for node in ast.walk(tree):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in names:
+                if name.startswith("tests.") and name.rpartition(".")[2].startswith("test_"):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert found == [], "\n".join(found)
