@@ -296,6 +296,7 @@ def test_tasks_import_writes_a_pack_that_judges_and_checks(tmp_path: Path) -> No
 
 def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
     import fcntl
+    import os
 
     samples = tmp_path / "s.jsonl"
     samples.write_text(
@@ -303,6 +304,11 @@ def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
     )
     notes, other = tmp_path / "notes.txt", tmp_path / "other.jsonl"
     notes.write_text("my notes\n")
+    read_only = tmp_path / "ro"
+    read_only.mkdir()
+    read_only.chmod(0o555)
+    if os.access(read_only, os.W_OK):  # root ignores permission bits; /proc/sys refuses even root
+        read_only = Path("/proc/sys")
     other.write_text('{"id": 1, "text": "unrelated"}\n')
     before = samples.read_text()
     for out, expected in (
@@ -311,6 +317,7 @@ def test_judge_never_overwrites_a_file_it_did_not_write(tmp_path: Path) -> None:
         (samples, "is the samples file itself"),
         (tmp_path, "is a folder"),
         (notes / "x.jsonl", "is a file, not a folder"),
+        (read_only / "x.jsonl", "is not writable"),
     ):
         result = runner.invoke(
             app, ["judge", str(samples), "--pack", "humaneval", "--out", str(out), "--no-reward"]
@@ -396,6 +403,11 @@ def test_the_cli_imports_the_heavy_parts_only_when_a_command_needs_them() -> Non
     assert heavy == [], heavy
 
 
+def eval_of(samples: Path, out: Path) -> list[str]:
+    """`codegym eval` of a samples file for the humaneval pack into `out`."""
+    return ["eval", "--pack", "humaneval", "--samples", str(samples), "--out", str(out)]
+
+
 def test_ctrl_c_says_how_to_resume(monkeypatch, tmp_path: Path) -> None:
     import codegym.eval.api
     import codegym.eval.judge
@@ -411,19 +423,7 @@ def test_ctrl_c_says_how_to_resume(monkeypatch, tmp_path: Path) -> None:
     )
     assert judged.exit_code == 130 and "run the same command again to resume" in judged.output
     monkeypatch.setattr(codegym.eval.api, "evaluate", interrupted)
-    evaluated = runner.invoke(
-        app,
-        [
-            "eval",
-            "--pack",
-            "humaneval",
-            "--samples",
-            str(samples),
-            "--out",
-            str(tmp_path / "e"),
-            "--no-record",
-        ],
-    )
+    evaluated = runner.invoke(app, [*eval_of(samples, tmp_path / "e"), "--no-record"])
     assert evaluated.exit_code == 130 and "rerun the same command" in evaluated.output
 
 
@@ -457,3 +457,31 @@ def test_tasks_check_reports_every_broken_pack_and_task(tmp_path: Path) -> None:
     everything = runner.invoke(app, ["tasks", "list", "--tasks-dir", str(tmp_path)])
     assert everything.exit_code == 1
     assert "broken pack unreadable" in everything.output and "broken pack badlimits" in everything.output
+
+
+def test_library_errors_reach_the_user_with_flag_names(tmp_path: Path) -> None:
+    """The library names what to change in its own terms (`ks`, `out_path`, `filters`); each command
+    prints the flag that changes it."""
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/2", "completion": "    return 0.0\n"}) + "\n")
+    for args, expected in (
+        (
+            [*eval_of(samples, tmp_path / "e"), "--k", "x"],
+            "--k: 'x' is not an integer (use e.g. 1,10)",
+        ),
+        (
+            ["judge", str(samples), "--pack", "humaneval", "--out", str(samples), "--no-reward"],
+            f"--out {samples} is the samples file itself; choose another --out",
+        ),
+        (
+            ["tasks", "import", "mbpp", str(samples), "--name", "a/b", "--out", str(tmp_path / "p")],
+            "--name must be a folder name without '/', got 'a/b'",
+        ),
+        (
+            ["tasks", "import", "mbpp", str(samples), "--name", "m", "--out", str(tmp_path), "--filter", "x"],
+            "--filter 'x': write FIELD OP VALUE",
+        ),
+    ):
+        result = runner.invoke(app, args)
+        text = " ".join(result.output.split())
+        assert result.exit_code == 2 and expected in text, (args, result.output)

@@ -69,7 +69,9 @@ def main() -> None:
     try:
         app()  # usage errors, --help and typer.Exit end here with their own exit codes
     except CodegymError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from codegym.cli.common import cli_message
+
+        print(f"error: {cli_message(exc)}", file=sys.stderr)
         sys.exit(EXIT_USER_ERROR)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

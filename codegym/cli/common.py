@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +12,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from codegym.errors import CodegymError
+from codegym.errors import CodegymError, Setting
 
 if TYPE_CHECKING:  # imported when a command runs: `codegym --version` and `--help` stay light
+    from codegym.reward.config import RewardConfig
+    from codegym.reward.session import JudgingOptions
     from codegym.sandbox.backend import SandboxBackend
     from codegym.tasks.registry import TaskRegistry
 
@@ -46,15 +48,51 @@ class CliError(CodegymError):
     """A user-facing error: printed without a traceback, exit code 2."""
 
 
+# The library names a setting the user can change by its own name (a parameter or config field);
+# the CLI shows the flag that sets it: `--` and the name with dashes, except where they differ.
+FLAG_NAMES = {
+    "ks": "--k",
+    "out_path": "--out",
+    "out_dir": "--out",
+    "output.dir": "--output-dir",
+    "database_url": "--db",
+    "filters": "--filter",
+    "options": "--option",
+}
+
+
+def flag(setting: Setting, names: Mapping[str, str] | None = None) -> str:
+    """`setting` as the command line writes it: `--overwrite`, `--resume auto`, `--k`. `names`: a
+    command's own names for settings it has no flag for (train: `cache` is `output.cache`)."""
+    if names and setting.name in names:
+        return names[setting.name] if setting.value is None else f"{names[setting.name]}={setting.value}"
+    name = FLAG_NAMES.get(setting.name, "--" + setting.name.replace("_", "-"))
+    if setting.value is None or setting.value is True:
+        return name
+    if setting.value is False:
+        return "--no-" + name.removeprefix("--")
+    return f"{name} {setting.value}"
+
+
+def cli_message(exc: BaseException, names: Mapping[str, str] | None = None) -> str:
+    """An error's message with the settings it names written as flags."""
+    if isinstance(exc, CodegymError):
+        return exc.render(lambda setting: flag(setting, names))
+    return str(exc)
+
+
 @contextlib.contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn codegym's errors (bad input or setup) into one clear line on stderr and exit code 2.
-    Anything else is a bug and reaches `codegym.cli.app.main`, which reports it (exit 4)."""
+def user_errors(names: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Turn codegym's errors (bad input or setup) into one clear line on stderr and exit code 2,
+    naming settings as flags (or as `names` says). Anything else is a bug and reaches
+    `codegym.cli.app.main`, which reports it (exit 4)."""
     try:
         yield
     except (CodegymError, FileNotFoundError) as exc:
         # one line, and the message as written (a `[` in a YAML error is not rich markup)
-        error_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        error_console.print(
+            f"[bold red]error:[/] {escape(cli_message(exc, names))}", highlight=False, soft_wrap=True
+        )
         raise typer.Exit(2) from exc
 
 
@@ -68,13 +106,41 @@ def backend(
     name: str, workers: int, *, coverage: bool = False, ray_address: str | None = None, **options: Any
 ) -> SandboxBackend:
     """Create a sandbox backend; `coverage` preloads coverage.py in its workers (the reward needs it)."""
-    if ray_address is not None:
-        if name != "ray":
-            raise CliError(f"--ray-address needs --backend ray, got --backend {name}")
-        options["address"] = ray_address
     from codegym.sandbox.backend import create_backend
 
+    options.update(_ray_options(name, ray_address))
     return create_backend(name, workers=workers, coverage=coverage, **options)
+
+
+def judging_options(
+    name: str,
+    workers: int,
+    *,
+    ray_address: str | None = None,
+    reward: RewardConfig | None,
+    cache: str,
+    yardsticks: str,
+) -> JudgingOptions:
+    """The flags of a judging command (--backend, --workers, --ray-address, --cache, --yardsticks)
+    as the options of a `JudgeSession`."""
+    from codegym.reward.session import JudgingOptions
+
+    return JudgingOptions(
+        backend=name,
+        workers=workers,
+        backend_options=_ray_options(name, ray_address),
+        reward=reward,
+        cache=cache,
+        yardsticks=yardsticks,
+    )
+
+
+def _ray_options(name: str, ray_address: str | None) -> dict[str, Any]:
+    if ray_address is None:
+        return {}
+    if name != "ray":
+        raise CliError(f"--ray-address needs --backend ray, got --backend {name}")
+    return {"address": ray_address}
 
 
 RewardConfigOption = typer.Option(
@@ -93,35 +159,10 @@ YardsticksOption = typer.Option(
 )
 
 
-def reward_config(path: Path | None):
+def reward_config(path: Path | None) -> RewardConfig:
     from codegym.reward.config import RewardConfig
 
     return RewardConfig.from_yaml(path) if path is not None else RewardConfig()
-
-
-def result_cache(spec: str):
-    """The --cache store (None for off); a bad spec or an unreachable server is one line."""
-    from codegym.reward.cache import CacheError, open_cache
-
-    if spec == "off":
-        return None
-    try:
-        return open_cache(None if spec == "default" else spec)
-    except CacheError as exc:
-        raise CliError(f"--cache: {exc}") from exc
-
-
-def yardstick_store(spec: str):
-    from codegym.reward.cache import CacheError, SQLiteCache, default_yardstick_path
-
-    if spec == "off":
-        return None
-    if "://" in spec:  # taken as a path, it would create a folder named after the scheme
-        raise CliError(f"--yardsticks: unknown store {spec!r}; use default, off or a .sqlite file path")
-    try:
-        return SQLiteCache(default_yardstick_path() if spec == "default" else Path(spec))
-    except CacheError as exc:
-        raise CliError(f"--yardsticks: {exc}") from exc
 
 
 def print_json(data: Any) -> None:

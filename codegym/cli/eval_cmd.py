@@ -21,15 +21,13 @@ from codegym.cli.common import (
     TasksDirOption,
     WorkersOption,
     YardsticksOption,
-    backend,
     console,
     error_console,
+    judging_options,
     print_json,
     registry,
-    result_cache,
     reward_config,
     user_errors,
-    yardstick_store,
 )
 from codegym.cli.leaderboard_cmd import DbOption, db_url
 
@@ -156,9 +154,14 @@ def eval_command(
         # write into a folder eval did not make, never two evals into one folder
         with eval_output(out):
             task_pack = registry(tasks_dir).load(pack)
-            config = reward_config(reward_config_path)
-            # a bad --cache / --yardsticks fails now, not after the model has loaded
-            results_cache, yardstick = result_cache(cache), yardstick_store(yardsticks)
+            judging = judging_options(
+                backend_name,
+                workers,
+                ray_address=ray_address,
+                reward=reward_config(reward_config_path),
+                cache=cache,
+                yardsticks=yardsticks,
+            )
             database_url = db_url(db) if record else None
             if database_url is not None:  # a bad --db fails now, not after the run
                 from codegym.eval.results_db import ResultsDB
@@ -196,7 +199,6 @@ def eval_command(
                 pack=task_pack,
                 out_dir=out,
                 ks=ks,
-                reward_config=config,
                 samples_file=samples,
                 generation=generation,
                 label=label,
@@ -205,13 +207,9 @@ def eval_command(
             )
             try:
                 report = _with_progress(
-                    lambda progress: evaluate(
+                    lambda progress: evaluate(  # a bad --cache fails there before any model loads
                         job,
-                        lambda: backend(
-                            backend_name, workers, coverage=config.measures_coverage, ray_address=ray_address
-                        ),
-                        cache=results_cache,
-                        yardsticks=yardstick,
+                        judging,
                         progress=progress,
                         notice=lambda line: error_console.print(line, highlight=False, soft_wrap=True),
                     )

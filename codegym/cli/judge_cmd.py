@@ -17,14 +17,12 @@ from codegym.cli.common import (
     TasksDirOption,
     WorkersOption,
     YardsticksOption,
-    backend,
     console,
     error_console,
+    judging_options,
     registry,
-    result_cache,
     reward_config,
     user_errors,
-    yardstick_store,
 )
 
 if TYPE_CHECKING:
@@ -47,28 +45,25 @@ def judge(
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
     from codegym.eval.judge import count_rows
+    from codegym.reward.session import JudgeSession
 
     with user_errors():
         try:
             config = reward_config(reward_config_path) if with_reward else None
-            with backend(
+            options = judging_options(
                 backend_name,
                 workers,
-                coverage=bool(config and config.measures_coverage),
                 ray_address=ray_address,
-            ) as sandbox:
-                sandbox.start_in_background()  # the workers start while the pack loads
+                reward=config,
+                cache=cache,
+                yardsticks=yardsticks,
+            )
+            with JudgeSession(options) as session:
+                session.backend.start_in_background()  # the workers start while the pack loads
                 task_pack = registry(tasks_dir).load(pack)
                 total = count_rows(samples) if samples.is_file() else 0
-                judge_rewards = None
-                if config is None:
-                    summary = _run(samples, task_pack, sandbox, out, None, resume, total)
-                else:
-                    from codegym.reward.judges import judging
-
-                    stores = (result_cache(cache), yardstick_store(yardsticks))
-                    with judging(sandbox, config, *stores) as judge_rewards:
-                        summary = _run(samples, task_pack, sandbox, out, judge_rewards, resume, total)
+                judge_rewards = session.judge
+                summary = _run(samples, task_pack, session.backend, out, judge_rewards, resume, total)
         except KeyboardInterrupt:
             error_console.print(
                 f"interrupted: the rows judged so far are in {out}; run the same command again to resume",

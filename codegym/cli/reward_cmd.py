@@ -13,14 +13,12 @@ from codegym.cli.common import (
     RewardConfigOption,
     TasksDirOption,
     YardsticksOption,
-    backend,
     console,
+    judging_options,
     print_json,
     registry,
-    result_cache,
     reward_config,
     user_errors,
-    yardstick_store,
 )
 
 
@@ -40,7 +38,7 @@ def reward(
 ) -> None:
     """Judge FILE against the task's hidden tests and print the reward breakdown and detector flags."""
     from codegym.reward.extract import extract_code
-    from codegym.reward.judges import judging
+    from codegym.reward.session import JudgeSession
 
     with user_errors():
         item = registry(tasks_dir).load(pack).get(task)
@@ -49,11 +47,10 @@ def reward(
         config = reward_config(reward_config_path)
         text = file.read_text(encoding="utf-8")
         extracted = extract_code(item, text, "append" if completion else "solution")
-        with (
-            backend(backend_name, 1, coverage=config.measures_coverage) as sandbox,
-            judging(sandbox, config, result_cache(cache), yardstick_store(yardsticks)) as judge,
-        ):
-            breakdown = judge.score(item, extracted.code, extracted.first_generated_line)
+        options = judging_options(backend_name, 1, reward=config, cache=cache, yardsticks=yardsticks)
+        with JudgeSession(options) as session:
+            assert session.judge is not None  # a reward config was given
+            breakdown = session.judge.score(item, extracted.code, extracted.first_generated_line)
     if as_json:
         print_json({"task_id": item.task_id, **breakdown.to_dict(), "cached": breakdown.cached})
         return

@@ -28,7 +28,7 @@ def train(
     max_steps: int = typer.Option(None, "--max-steps", help="Training steps (overrides trl.max_steps)."),
 ) -> None:
     """Train a policy with TRL (GRPO, RLOO or PPO) on the execution reward."""
-    with user_errors():
+    with user_errors(names={"cache": "output.cache"}):  # no --cache flag: the config field sets it
         if max_steps is not None and max_steps < 1:
             raise CliError(f"--max-steps must be >= 1, got {max_steps}")
         from codegym.train.config import load_train_config

@@ -1,10 +1,11 @@
 """An evaluation run as one call: `evaluate(job, ...)` — the orchestration behind `codegym eval`.
 
-The caller (the CLI) checks its flags, takes the output folder's lock, loads the pack and the reward
-config and opens the stores; `evaluate` then makes the generator (for a model), plans the prompts
-(as the model was trained when its folder says so), judges everything through the reward judge of
-the given backend, closes what it opened or was handed, and records the run in the results
-database. The environment is never read here (an API key arrives in `GenerationRequest`).
+The caller (the CLI) checks its flags, takes the output folder's lock and loads the pack and the
+reward config; `evaluate` then opens a `JudgeSession` (stores and backend: a bad cache fails before
+any model loads), makes the generator (for a model), plans the prompts (as the model was trained
+when its folder says so), judges everything through the session's reward judge, closes all of it
+however the run ends, and records the run in the results database. The environment is never read
+here (an API key arrives in `GenerationRequest`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym.eval.runs import EvalOutcome, EvalProgress, GenerationPlan, run_eval
-from codegym.reward.cache import ResultCache
-from codegym.reward.config import RewardConfig
-from codegym.reward.judges import judging
-from codegym.sandbox.backend import SandboxBackend
+from codegym.reward.session import JudgeSession, JudgingOptions
 from codegym.tasks.model import TaskPack
 
 
@@ -59,7 +57,6 @@ class EvalJob:
     pack: TaskPack
     out_dir: Path
     ks: Sequence[int]
-    reward_config: RewardConfig
     samples_file: Path | None = None  # a samples file, or
     generation: GenerationRequest | None = None  # a model to sample from
     label: str | None = None
@@ -75,30 +72,31 @@ class EvalReport:
 
 def evaluate(
     job: EvalJob,
-    make_backend: Callable[[], SandboxBackend],
+    judging: JudgingOptions,
     *,
-    cache: ResultCache | None = None,
-    yardsticks: ResultCache | None = None,
     progress: EvalProgress | None = None,
     notice: Callable[[str], None] = lambda _line: None,
 ) -> EvalReport:
-    """Run `job` (the output folder must already be the caller's: see `runs.eval_output`). The cache
-    and yardstick store are closed when it ends, however it ends."""
-    generator = None
-    try:
-        plan = None
-        if job.generation is not None:
-            trained = trained_prompt(job.generation)  # read (and checked) before the model loads
-            generator = make_generator(job.generation)
-            plan = plan_generation(job.generation, generator, trained, notice)
-        with make_backend() as sandbox, judging(sandbox, job.reward_config, cache, yardsticks) as judge:
-            cache = yardsticks = None  # closed by `judging` from here on
+    """Run `job` (the output folder must already be the caller's: see `runs.eval_output`), judged as
+    `judging` says (its `reward` is required). The backend, the stores and the generator are closed
+    when it ends, however it ends."""
+    if judging.reward is None:
+        raise ValueError("evaluate needs a reward config (JudgingOptions.reward)")
+    trained = trained_prompt(job.generation) if job.generation is not None else None  # before any load
+    with JudgeSession(judging) as session:
+        assert session.judge is not None  # a reward config was given
+        generator = None
+        try:
+            plan = None
+            if job.generation is not None:
+                generator = make_generator(job.generation)
+                plan = plan_generation(job.generation, generator, trained, notice)
             outcome = run_eval(
                 pack=job.pack,
                 out_dir=job.out_dir,
                 ks=list(job.ks),
-                backend=sandbox,
-                reward=judge,
+                backend=session.backend,
+                reward=session.judge,
                 generator=generator,
                 plan=plan,
                 samples_file=job.samples_file,
@@ -107,12 +105,9 @@ def evaluate(
                 locked=True,
                 progress=progress or EvalProgress(),
             )
-    finally:
-        if generator is not None:
-            generator.close()
-        for store in (cache, yardsticks):
-            if store is not None:
-                store.close()
+        finally:
+            if generator is not None:
+                generator.close()
     recorded = None
     if job.database_url is not None:
         from codegym.eval.results_db import ResultsDB

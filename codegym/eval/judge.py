@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codegym.errors import CodegymError
+from codegym.errors import CodegymError, Setting
 from codegym.eval import outputs
 from codegym.eval.outputs import check_output_file
 from codegym.sandbox.backend import SandboxBackend
@@ -35,7 +35,7 @@ INVALID_INPUT = "invalid_input"
 
 
 class JudgeError(CodegymError, RuntimeError):
-    """The run cannot proceed (e.g. --out holds another run's rows); nothing was overwritten."""
+    """The run cannot proceed (e.g. the output file holds another run's rows); nothing was overwritten."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def _sample_digests(path: Path, count: int) -> list[str]:
 
 
 def check_output_path(samples_path: Path, out_path: Path) -> None:
-    """Refuse an --out that is the samples file, a folder, unwritable, or a file that is not a judge
+    """Refuse an output file that is the samples file, a folder, unwritable, or a file that is not a judge
     output (codegym never overwrites a file it did not write)."""
     check_output_file(
         out_path, command="codegym judge", is_ours=_is_judge_row, inputs={"samples file": samples_path}
@@ -149,9 +149,12 @@ def _is_judge_row(line: bytes) -> bool:
 
 
 def output_lock(out_path: Path) -> contextlib.AbstractContextManager[None]:
-    """One writer per --out: a second judge on the same file stops with the first one's pid."""
+    """One writer per output file: a second judge on the same file stops with the first one's pid."""
     return outputs.output_lock(
-        out_path.with_name(out_path.name + ".lock"), target=out_path, command="codegym judge"
+        out_path.with_name(out_path.name + ".lock"),
+        target=out_path,
+        command="codegym judge",
+        setting="out_path",
     )
 
 
@@ -182,7 +185,9 @@ def resume_point(samples_path: Path, out_path: Path) -> int:
         if index >= len(expected) or row.get("sample_sha256") != expected[index]:
             raise JudgeError(
                 f"{out_path} already holds results for a different samples file (row {index} does not match "
-                f"{samples_path}); choose another --out or delete it"
+                f"{samples_path}); choose another ",
+                Setting("out_path"),
+                " or delete it",
             )
     if good_bytes < out_path.stat().st_size:
         with out_path.open("r+b") as handle:

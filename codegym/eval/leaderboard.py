@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym import __version__
-from codegym.errors import BadValue
+from codegym.errors import BadValue, Setting
 from codegym.eval.results_db import ResultsDB, RunRecord, iter_metric_names
 from codegym.reward.config import COMPONENTS
 from codegym.tasks.errors import UnknownNameError
@@ -349,7 +349,7 @@ def export_html(
 ) -> Path:
     """Write out_dir/index.html for the runs in `db` (of `pack`, when given); returns its path."""
     if samples_per_task < 0:
-        raise BadValue("--samples-per-task must be >= 0")
+        raise BadValue(Setting("samples_per_task"), " must be >= 0")
     records = db.runs(pack)
     data = page_data(db, records, samples_per_task, include_partial=include_partial)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from codegym.errors import BadValue
+from codegym.errors import BadValue, Setting
 
 
 def estimate_pass_at_k_one(n: int, c: int, k: int) -> float:
@@ -66,12 +66,12 @@ def parse_ks(spec: str | Iterable[int]) -> tuple[int, ...]:
         try:
             k = int(text)
         except ValueError as exc:
-            raise BadValue(f"--k: {text!r} is not an integer (use e.g. 1,10)") from exc
+            raise BadValue(Setting("ks"), f": {text!r} is not an integer (use e.g. 1,10)") from exc
         if k < 1:
-            raise BadValue(f"--k: {k} must be >= 1")
+            raise BadValue(Setting("ks"), f": {k} must be >= 1")
         ks.add(k)
     if not ks:
-        raise BadValue("--k: give at least one k (e.g. 1,10)")
+        raise BadValue(Setting("ks"), ": give at least one k (e.g. 1,10)")
     return tuple(sorted(ks))
 
 

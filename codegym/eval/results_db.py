@@ -22,7 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from codegym.errors import CodegymError
+from codegym.errors import CodegymError, Setting
 
 SCHEMA_VERSION = 3
 
@@ -310,7 +310,8 @@ class ResultsDB:
             parsed = sa.engine.make_url(url)
         except sa.exc.ArgumentError as exc:
             raise ResultsDBError(
-                f"--db {url!r} is not a database URL (e.g. sqlite:///runs/results.sqlite)"
+                Setting("database_url"),
+                f" {url!r} is not a database URL (e.g. sqlite:///runs/results.sqlite)",
             ) from exc
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from codegym import __version__
+from codegym.errors import Setting
 from codegym.eval.judge import JudgeError, JudgeSummary, judge_samples_file
 from codegym.eval.outputs import check_output_dir, output_lock
 from codegym.eval.passk import pass_at_k
@@ -77,9 +78,9 @@ class GenerationPlan:
 
     def __post_init__(self) -> None:
         if self.n_samples < 1:
-            raise EvalError(f"--n-samples must be >= 1, got {self.n_samples}")
+            raise EvalError(Setting("n_samples"), f" must be >= 1, got {self.n_samples}")
         if self.limit is not None and self.limit < 1:
-            raise EvalError(f"--limit must be >= 1, got {self.limit}")
+            raise EvalError(Setting("limit"), f" must be >= 1, got {self.limit}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -156,13 +157,17 @@ def prepare_run_dir(out_dir: Path, spec: RunSpec) -> bool:
             recorded = json.loads(run_file.read_text(encoding="utf-8"))
             recorded_spec = RunSpec(**{f.name: recorded[f.name] for f in dataclasses.fields(RunSpec)})
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise EvalError(f"{run_file} is not a codegym run file ({exc}); choose another --out") from exc
+            raise EvalError(
+                f"{run_file} is not a codegym run file ({exc}); choose another ", Setting("out_dir")
+            ) from exc
         differences = _describe_difference(recorded_spec.identity(), spec.identity())
         if differences:
             raise EvalError(
                 f"{out_dir} holds a different evaluation run; refusing to mix them ("
                 + "; ".join(differences[:6])
-                + "). Use another --out, or delete the directory to start over."
+                + "). Use another ",
+                Setting("out_dir"),
+                ", or delete the directory to start over.",
             )
         if recorded_spec.model != spec.model:  # a samples run's label may change; keep the file current
             run_file.write_text(json.dumps(spec.to_dict(), indent=2) + "\n", encoding="utf-8")
@@ -171,7 +176,8 @@ def prepare_run_dir(out_dir: Path, spec: RunSpec) -> bool:
     if leftovers:
         raise EvalError(
             f"{out_dir} has {', '.join(leftovers)} but no {RUN_FILE}: not a codegym eval run directory; "
-            "choose another --out"
+            "choose another ",
+            Setting("out_dir"),
         )
     out_dir.mkdir(parents=True, exist_ok=True)
     run_file.write_text(json.dumps(spec.to_dict(), indent=2) + "\n", encoding="utf-8")
@@ -445,7 +451,7 @@ def eval_output(out_dir: Path) -> Iterator[None]:
     check_eval_output(out_dir)
     created = not out_dir.exists()
     try:
-        with output_lock(out_dir / LOCK_FILE, target=out_dir, command="codegym eval"):
+        with output_lock(out_dir / LOCK_FILE, target=out_dir, command="codegym eval", setting="out_dir"):
             yield
     finally:
         if created:
@@ -507,7 +513,9 @@ def _run_eval(
         same_file = samples_path.exists() and samples_path.resolve() == samples_file.resolve()
         if not same_file:
             if samples_path.exists() and sha256_file(samples_path) != digest:
-                raise EvalError(f"{samples_path} differs from {samples_file}; use another --out")
+                raise EvalError(
+                    f"{samples_path} differs from {samples_file}; use another ", Setting("out_dir")
+                )
             if not samples_path.exists():
                 shutil.copyfile(samples_file, samples_path.with_suffix(".tmp"))
                 samples_path.with_suffix(".tmp").replace(samples_path)
@@ -537,7 +545,7 @@ def _run_eval(
             samples_path, pack, backend, judged_path, reward=reward, on_row=progress.on_judged
         )
     except JudgeError as exc:
-        raise EvalError(f"{exc} (or rerun with --rejudge)") from exc
+        raise EvalError(*exc.parts, " (or rerun with ", Setting("rejudge", True), ")") from exc
     samples_digest = sha256_file(samples_path)
     results = compute_results(
         judged_path, pack, ks, spec, samples_sha256=samples_digest, tasks_selected=tasks, seed=seed

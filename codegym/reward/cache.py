@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegym.errors import CodegymError
+from codegym.errors import CodegymError, Setting
 from codegym.reward.breakdown import RewardBreakdown
 
 SCHEMA_VERSION = "codegym-reward-v2"
@@ -67,7 +67,9 @@ def cache_key(
 ) -> str:
     digest = hashlib.sha256()
     for part in (SCHEMA_VERSION, judge_version(), kind, task_fingerprint, config_fingerprint, image, code):
-        digest.update(part.encode("utf-8"))
+        # surrogatepass: a program with a lone surrogate still gets a key (and then its `error`
+        # verdict from the judge) instead of stopping a training step with UnicodeEncodeError
+        digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()
 
@@ -217,6 +219,32 @@ def default_cache_path() -> Path:
 
 def default_yardstick_path() -> Path:
     return Path.home() / ".cache" / "codegym" / "yardsticks.sqlite"
+
+
+def open_result_cache(spec: str) -> ResultCache | None:
+    """The result cache as a command or config names it: `off` → None, `default` → the default
+    SQLite file, anything else → `open_cache`. A failure names the `cache` setting."""
+    if spec == "off":
+        return None
+    try:
+        return open_cache(None if spec == "default" else spec)
+    except CacheError as exc:
+        raise CacheError(Setting("cache"), ": ", *exc.parts) from exc
+
+
+def open_yardsticks(spec: str) -> ResultCache | None:
+    """The store of reference measurements: `off` → None (they go to the result cache, if any),
+    `default` → ~/.cache/codegym/yardsticks.sqlite, else a SQLite file path."""
+    if spec == "off":
+        return None
+    if "://" in spec:  # taken as a path, it would create a folder named after the scheme
+        raise CacheError(
+            Setting("yardsticks"), f": unknown store {spec!r}; use default, off or a .sqlite file path"
+        )
+    try:
+        return SQLiteCache(default_yardstick_path() if spec == "default" else Path(spec))
+    except CacheError as exc:
+        raise CacheError(Setting("yardsticks"), ": ", *exc.parts) from exc
 
 
 def open_cache(spec: str | None) -> ResultCache:

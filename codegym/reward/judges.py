@@ -1,11 +1,9 @@
 """Choosing the reward judge for a backend: one that judges on the backend's side when the backend
 offers it (the ray backend's actors time candidates next to their references on the same node; a
-remote judge service judges everything itself), else the in-process RewardJudge."""
+remote judge service judges everything itself), else the in-process RewardJudge.
+`codegym.reward.session.JudgeSession` makes it together with its backend and stores."""
 
 from __future__ import annotations
-
-import contextlib
-from collections.abc import Iterator
 
 from codegym.reward.cache import ResultCache
 from codegym.reward.config import RewardConfig
@@ -23,20 +21,3 @@ def judge_for(
     if make is not None:
         return make(config, cache, yardsticks)
     return RewardJudge(backend, config, cache, yardsticks)
-
-
-@contextlib.contextmanager
-def judging(
-    backend: SandboxBackend,
-    config: RewardConfig | None = None,
-    cache: ResultCache | None = None,
-    yardsticks: ResultCache | None = None,
-) -> Iterator[RewardJudge]:
-    """`judge_for`, closing the result cache and the yardstick store when the judging is done (the
-    backend is the caller's: it is a context manager of its own)."""
-    try:
-        yield judge_for(backend, config, cache, yardsticks)
-    finally:
-        for store in (cache, yardsticks):
-            if store is not None:
-                store.close()

@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegym.errors import BadValue, Setting
+
 
 @dataclass(frozen=True)
 class ServeConfig:
@@ -42,19 +44,24 @@ class ServeConfig:
     )
 
     def __post_init__(self) -> None:
+        # BadValue: a user's mistake, one line from `codegym serve` (a plain ValueError is a bug)
         if not 0 < self.port < 65536:
-            raise ValueError(f"serve.port must be in 1..65535, got {self.port}")
+            raise BadValue(Setting("port"), f" must be in 1..65535, got {self.port}")
         if self.min_replicas < 1 or self.max_replicas < self.min_replicas:
-            raise ValueError(
-                "serve replicas: need 1 <= min_replicas <= max_replicas, "
-                f"got {self.min_replicas}..{self.max_replicas}"
+            raise BadValue(
+                "serve replicas: need 1 <= ",
+                Setting("min_replicas"),
+                " <= ",
+                Setting("max_replicas"),
+                f", got {self.min_replicas}..{self.max_replicas}",
             )
         if self.max_body_bytes < 1024 or self.max_items < 1:
-            raise ValueError("serve.max_body_bytes must be >= 1024 and serve.max_items >= 1")
+            raise BadValue("serve.max_body_bytes must be >= 1024 and serve.max_items >= 1")
         if self.token() is None and not self.loopback:
-            raise ValueError(
-                f"serve: binding {self.host} (not loopback) needs a bearer token: set {self.token_env} "
-                "or --token-file (authentication is off only on loopback)"
+            raise BadValue(
+                f"serve: binding {self.host} (not loopback) needs a bearer token: set {self.token_env} or ",
+                Setting("token_file"),
+                " (authentication is off only on loopback)",
             )
 
     @property

@@ -46,7 +46,7 @@ class JudgeService:
     def __init__(self, settings: dict[str, Any]) -> None:
         import ray
 
-        from codegym.reward.cache import MemoryCache, open_cache
+        from codegym.reward.cache import MemoryCache, open_result_cache
         from codegym.reward.config import RewardConfig
         from codegym.reward.scoring import RewardJudge
         from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
@@ -61,8 +61,7 @@ class JudgeService:
             if settings.get("reward_config")
             else RewardConfig()
         )
-        spec = settings.get("cache", "default")
-        self.cache = None if spec == "off" else open_cache(None if spec == "default" else spec)
+        self.cache = open_result_cache(settings.get("cache", "default"))
         self.judge = RewardJudge(self.backend, config, self.cache, MemoryCache())
         self.registry = TaskRegistry(list(settings.get("tasks_dirs") or []))
         self.packs: dict[str, Any] = {}

@@ -13,7 +13,7 @@ from typing import Any
 
 from transformers import TrainerCallback
 
-from codegym.errors import BadValue
+from codegym.errors import BadValue, Setting
 
 MANIFEST = "codegym_manifest.json"
 _CHECKPOINT = re.compile(r"^checkpoint-(\d+)$")
@@ -89,7 +89,9 @@ def resolve_resume(resume: str | None, run_dir: Path) -> Path | None:
         return newest_valid_checkpoint(run_dir)
     path = Path(resume)
     if not is_valid_checkpoint(path):
-        raise BadValue(f"--resume {resume}: not a complete checkpoint (missing or mismatched {MANIFEST})")
+        raise BadValue(
+            Setting("resume", resume), f": not a complete checkpoint (missing or mismatched {MANIFEST})"
+        )
     return path
 
 

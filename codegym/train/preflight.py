@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from codegym import locks
+from codegym.errors import Setting
 from codegym.train.config import ConfigError, ModelConfig
 
 LOCK_NAME = ".codegym-train.lock"
@@ -91,15 +92,22 @@ def check_run_dir(run_dir: Path, *, resume: str | None, overwrite: bool, protect
     every process of a multi-process run can call it before any of them writes."""
     check_writable_dir(run_dir)
     if resume and overwrite:
-        raise ConfigError("--overwrite starts the run over and --resume continues it: pass one of them")
+        raise ConfigError(
+            Setting("overwrite", True),
+            " starts the run over and ",
+            Setting("resume"),
+            " continues it: pass one of them",
+        )
     if resume == "auto" and run_dir.is_dir():
         from codegym.train.checkpoints import newest_valid_checkpoint
 
         earlier = [p for p in run_dir.iterdir() if p.name != LOCK_NAME]
         if earlier and newest_valid_checkpoint(run_dir) is None:  # would mix a new run into the old
             raise ConfigError(
-                f"--resume auto: {run_dir} holds an earlier run's files ({_shown(earlier)}) but no complete "
-                "checkpoint to continue from; start over with --overwrite"
+                Setting("resume", "auto"),
+                f": {run_dir} holds an earlier run's files ({_shown(earlier)}) but no complete "
+                "checkpoint to continue from; start over with ",
+                Setting("overwrite", True),
             )
     if resume or not run_dir.is_dir():
         return
@@ -110,25 +118,33 @@ def check_run_dir(run_dir: Path, *, resume: str | None, overwrite: bool, protect
     if overwrite:
         if foreign:
             raise ConfigError(
-                f"--overwrite: {run_dir} holds files codegym did not write ({_shown(foreign)}); they are "
-                "left as they are: move them or choose another --output-dir"
+                Setting("overwrite", True),
+                f": {run_dir} holds files codegym did not write ({_shown(foreign)}); they are "
+                "left as they are: move them or choose another ",
+                Setting("output.dir"),
             )
         for path in protected:
             resolved = path.resolve()
             if resolved == run_dir.resolve() or run_dir.resolve() in resolved.parents:
                 raise ConfigError(
-                    f"--overwrite would delete {path}, which this run reads (it is inside {run_dir}); "
-                    "copy it elsewhere or choose another --output-dir"
+                    Setting("overwrite", True),
+                    f" would delete {path}, which this run reads (it is inside {run_dir}); "
+                    "copy it elsewhere or choose another ",
+                    Setting("output.dir"),
                 )
         return
     if foreign:
         raise ConfigError(
             f"{run_dir} is not empty and holds files codegym did not write ({_shown(foreign)}); "
-            "choose another --output-dir"
+            "choose another ",
+            Setting("output.dir"),
         )
     raise ConfigError(
-        f"{run_dir} already holds a training run ({_shown(entries)}): continue it with --resume auto, "
-        "or start over with --overwrite (deletes that run's files)"
+        f"{run_dir} already holds a training run ({_shown(entries)}): continue it with ",
+        Setting("resume", "auto"),
+        ", or start over with ",
+        Setting("overwrite", True),
+        " (deletes that run's files)",
     )
 
 
@@ -154,7 +170,8 @@ def run_lock(run_dir: Path) -> contextlib.AbstractContextManager[None]:
         run_dir / LOCK_NAME,
         lambda holder: ConfigError(
             f"{run_dir} is in use by another codegym train (pid {holder}); wait for it to finish or "
-            "choose another --output-dir"
+            "choose another ",
+            Setting("output.dir"),
         ),
     )
 

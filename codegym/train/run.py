@@ -9,10 +9,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from codegym.reward.cache import open_cache
-from codegym.reward.judges import judging
+from codegym.reward.session import JudgeSession, JudgingOptions
 from codegym.reward.trl_rewards import TrlRewards
-from codegym.sandbox.backend import create_backend
 from codegym.tasks.registry import TaskRegistry
 from codegym.train.callbacks import (
     AdaptiveLR,
@@ -156,7 +154,7 @@ def _evaluate_learning(
 
 
 def _read_inputs(config: TrainConfig) -> list[Path]:
-    """Local paths the run reads, which --overwrite must not delete."""
+    """Local paths the run reads, which `overwrite` must not delete."""
     candidates = [config.model.name_or_path, config.ppo.value_model, *config.data.tasks_dirs]
     return [Path(c) for c in candidates if c not in ("tiny", "policy") and Path(c).exists()]
 
@@ -197,7 +195,7 @@ def run_training(
         if overwrite and processes.is_main_process:
             removed = clear_run_dir(run_dir)
             if removed:
-                log(f"--overwrite: deleted the earlier run's {', '.join(removed)} in {run_dir}")
+                log(f"starting over: deleted the earlier run's {', '.join(removed)} in {run_dir}")
         processes.wait_for_everyone()
         run_log = stack.enter_context(library_output_to_log(run_dir, processes.process_index))
         say = log
@@ -237,22 +235,18 @@ def _train(
     workers = config.sandbox.workers or (
         default_sandbox_workers(_local_processes(processes)) if on_this_machine else 0
     )
-    with (
-        create_backend(
-            config.sandbox.backend,
-            workers=workers,
-            coverage=reward_config.measures_coverage,
-            **config.sandbox.backend_options(),
-        ) as backend,
-        contextlib.ExitStack() as stores,
-    ):
+    judging = JudgingOptions(
+        backend=config.sandbox.backend,
+        workers=workers,
+        backend_options=config.sandbox.backend_options(),
+        reward=reward_config,
+        cache=config.output.cache,
+        yardsticks="off",  # the references' measurements go to the run's cache, if any
+    )
+    with JudgeSession(judging) as session:
+        backend, judge = session.backend, session.judge
+        assert judge is not None  # a reward config was given
         backend.start()  # a sandbox that cannot start fails the run now, not mid-training
-        cache = (
-            None
-            if config.output.cache == "off"
-            else open_cache(None if config.output.cache == "default" else config.output.cache)
-        )
-        judge = stores.enter_context(judging(backend, reward_config, cache))  # closes the cache
         judge.prepare(list(data.tasks.values()))  # reference yardsticks in one batch, before any step
         rewards = TrlRewards(
             judge,
@@ -308,8 +302,6 @@ def _train(
         # on a GRPO/RLOO resume transformers rebuilt these from the checkpoint: read the live ones
         adaptive, monitor = live_callback(trainer, adaptive), live_callback(trainer, monitor)
         stats = judge.stats()
-        if cache is not None:
-            cache.close()
     history = trainer.state.log_history
     plot = (
         plot_rewards(history, run_dir / "reward_components.png", f"{config.algorithm}: reward per step")

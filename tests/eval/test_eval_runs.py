@@ -364,5 +364,5 @@ def test_model_and_samples_exclude_each_other(tmp_path: Path, pack, sandbox, jud
             plan=plan(),
             samples_file=samples,
         )
-    with pytest.raises(EvalError, match="n-samples"):
+    with pytest.raises(EvalError, match="n_samples must be >= 1"):  # the library names its field
         plan(n=0)

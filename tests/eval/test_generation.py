@@ -160,7 +160,7 @@ def test_settings_are_validated() -> None:
 
 def test_vllm_missing_is_a_clear_setup_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "vllm", None)  # `import vllm` raises ImportError
-    with pytest.raises(GenerationSetupError, match=r"vllm package.*--engine transformers"):
+    with pytest.raises(GenerationSetupError, match=r"vllm package.*engine=.transformers."):
         create_generator("vllm", VLLMSettings(model="some/model"))
 
 

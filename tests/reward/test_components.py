@@ -209,3 +209,18 @@ def test_sandbox_error_is_none_not_zero(broken_backend) -> None:
     breakdown = RewardJudge(broken_backend, RewardConfig()).score(task, task.reference_solution)
     assert breakdown.total is None and breakdown.status == "sandbox_error"
     assert set(breakdown.components.values()) == {None}
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [("x = 1\n" * 1_000_000, "the limit is 1,000,000"), ("x = '\ud800'\n", "lone surrogate")],
+)
+def test_a_program_that_cannot_be_sent_is_the_models_fault_not_none(
+    reward_backend, code: str, reason: str
+) -> None:
+    """In training a 6 MB program (or one with a lone surrogate) scores 0 as `error`: a reward of
+    None would call it a sandbox failure and hide it from the policy's learning signal."""
+    task = HUMANEVAL.get("HumanEval/0")
+    breakdown = RewardJudge(reward_backend, RewardConfig()).score(task, code)
+    assert breakdown.status == "error" and breakdown.total == 0.0, breakdown
+    assert reason in breakdown.details["message"]

@@ -580,6 +580,9 @@ def test_gated_test_files_run_only_after_a_failure(local_backend: LocalBackend, 
     assert hardcoded.status is ExecStatus.FAILED
     assert outcomes == {"test_hidden": "failed", "test_visible": "passed"}
     assert hardcoded.timings_s == ()
+    # the suite is a typed field of each result, not read off a test id's prefix
+    assert [t.suite for t in hardcoded.hidden_tests] == ["hidden"]
+    assert [t.suite for t in hardcoded.visible_tests] == ["visible"]
 
 
 def test_gated_test_files_are_validated() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codegym.errors import Setting
 from codegym.rollout.generation.base import (
     Completion,
     GenerationSetupError,
@@ -97,7 +98,8 @@ class TransformersGenerator(Generator):
             return prompt.text
         if not getattr(self.tokenizer, "chat_template", None):
             raise GenerationSetupError(
-                f"{self.settings.model}: the tokenizer has no chat template; use --prompt-style completion"
+                f"{self.settings.model}: the tokenizer has no chat template; use ",
+                Setting("prompt_style", "completion"),
             )
         return self.tokenizer.apply_chat_template(
             [dict(m) for m in prompt.messages], tokenize=False, add_generation_prompt=True

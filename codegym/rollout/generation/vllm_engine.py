@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codegym.errors import Setting
 from codegym.rollout.generation.base import (
     Completion,
     GenerationSetupError,
@@ -38,7 +39,8 @@ def import_vllm() -> Any:
     except ImportError as exc:
         raise GenerationSetupError(
             f"the vllm engine needs the vllm package ({exc}); install it on a CUDA machine "
-            "(pip install vllm) or use --engine transformers"
+            "(pip install vllm) or use ",
+            Setting("engine", "transformers"),
         ) from exc
     return vllm
 

@@ -9,10 +9,11 @@ import docker
 import requests
 from docker.errors import DockerException
 
+from codegym.errors import Setting
 from codegym.sandbox.backend import SandboxUnavailable
 
 API_TIMEOUT_S = 60
-ENGINE_HINT = "start it with scripts/ensure_docker.sh (or `dockerd &`), or set --docker-host"
+ENGINE_HINT = ("start it with scripts/ensure_docker.sh (or `dockerd &`), or set ", Setting("docker_host"))
 # Errors that mean "the engine did not answer" rather than "the engine said no".
 UNREACHABLE = (requests.exceptions.ConnectionError, requests.exceptions.Timeout, ConnectionError, OSError)
 
@@ -27,7 +28,7 @@ class Engine:
             else:
                 self.client = docker.from_env(timeout=timeout_s)
         except DockerException as exc:
-            raise SandboxUnavailable(f"cannot reach the Docker engine: {exc}; {ENGINE_HINT}") from exc
+            raise SandboxUnavailable(f"cannot reach the Docker engine: {exc}; ", *ENGINE_HINT) from exc
         self.api = self.client.api
 
     def ping(self) -> bool:

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from codegym.errors import BadValue
+from codegym.errors import BadValue, Setting
 from codegym.tasks.errors import TaskPackError
 from codegym.tasks.formats import get_format, load_format_pack
 from codegym.tasks.formats.base import RowContext, SkipRow
@@ -51,7 +51,7 @@ class RowFilter:
     def parse(cls, text: str) -> RowFilter:
         match = _FILTER.match(text)
         if not match:
-            raise BadValue(f"--filter {text!r}: write FIELD OP VALUE, OP one of = != >= <= > < ~")
+            raise BadValue(Setting("filters"), f" {text!r}: write FIELD OP VALUE, OP one of = != >= <= > < ~")
         return cls(*match.groups())
 
     def matches(self, row: Mapping[str, Any]) -> bool:
@@ -105,7 +105,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     """`KEY=VALUE` -> (key, value read as YAML: numbers, booleans, dates and lists keep their type)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip().isidentifier():
-        raise BadValue(f"--option {text!r}: write KEY=VALUE")
+        raise BadValue(Setting("options"), f" {text!r}: write KEY=VALUE")
     try:
         return key.strip(), yaml.safe_load(value)
     except yaml.YAMLError:
@@ -160,9 +160,9 @@ def import_dataset(
     `limit`), and write the pack `out_dir/name`."""
     dataset_format = get_format(format_name)
     if not name or "/" in name or name.startswith("."):
-        raise TaskPackError(f"--name must be a folder name without '/', got {name!r}")
+        raise BadValue(Setting("name"), f" must be a folder name without '/', got {name!r}")
     if limit is not None and limit < 1:
-        raise TaskPackError(f"--limit must be >= 1, got {limit}")
+        raise BadValue(Setting("limit"), f" must be >= 1, got {limit}")
     source_path = Path(source)
     pack_dir = Path(out_dir) / name
     _check_replaceable(pack_dir)
@@ -270,9 +270,11 @@ def _check_replaceable(pack_dir: Path) -> None:
         content = None
     imported = isinstance(content, dict) and "imported" in content
     if not pack_dir.is_dir() or not imported:
-        raise TaskPackError(
-            "exists and was not written by `codegym tasks import`: choose another --name or --out",
-            file=str(pack_dir),
+        raise BadValue(
+            f"{pack_dir} exists and was not written by `codegym tasks import`: choose another ",
+            Setting("name"),
+            " or ",
+            Setting("out_dir"),
         )
 
 
