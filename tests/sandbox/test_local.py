@@ -72,7 +72,9 @@ MODULE_FACTS = (
 
 
 @pytest.mark.parametrize("padding", [0, 40_000], ids=["compiled-by-the-worker", "compiled-in-the-program"])
-def test_the_candidate_module_is_what_the_import_system_makes(local_backend: LocalBackend, padding: int) -> None:
+def test_the_candidate_module_is_what_the_import_system_makes(
+    local_backend: LocalBackend, padding: int
+) -> None:
     """Name, file, spec, loader and code filename as `import solution` gives them, whether the worker
     compiled the module (small ones) or the program process did; a coding cookie is honoured the same
     way (the file is UTF-8, so a latin-1 cookie reads 'é' as two characters, as Python would)."""
