@@ -155,7 +155,7 @@ YardsticksOption = typer.Option(
     "default",
     "--yardsticks",
     help="Where the reference solutions' measurements (per task and machine) are kept across runs, "
-    "even with --cache off: default (~/.cache/codegym/yardsticks.sqlite), a .sqlite path, off.",
+    "even with --cache off: default (~/.cache/codegym/yardsticks.sqlite), a .sqlite path, memory, off.",
 )
 
 

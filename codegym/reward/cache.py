@@ -234,9 +234,12 @@ def open_result_cache(spec: str) -> ResultCache | None:
 
 def open_yardsticks(spec: str) -> ResultCache | None:
     """The store of reference measurements: `off` → None (they go to the result cache, if any),
-    `default` → ~/.cache/codegym/yardsticks.sqlite, else a SQLite file path."""
+    `memory` → kept by this process only, `default` → ~/.cache/codegym/yardsticks.sqlite, else a
+    SQLite file path."""
     if spec == "off":
         return None
+    if spec == "memory":
+        return MemoryCache()
     if "://" in spec:  # taken as a path, it would create a folder named after the scheme
         raise CacheError(
             Setting("yardsticks"), f": unknown store {spec!r}; use default, off or a .sqlite file path"

@@ -46,23 +46,30 @@ class JudgeService:
     def __init__(self, settings: dict[str, Any]) -> None:
         import ray
 
-        from codegym.reward.cache import MemoryCache, open_result_cache
         from codegym.reward.config import RewardConfig
-        from codegym.reward.scoring import RewardJudge
-        from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend
+        from codegym.reward.session import JudgeSession, JudgingOptions
         from codegym.tasks.registry import TaskRegistry
 
         self.settings = settings
         self.token: str | None = settings.get("token")
-        self.backend = LocalBackend(workers=settings.get("workers") or 0, preload=COVERAGE_PRELOAD)
-        self.backend.start()
         config = (
             RewardConfig.from_yaml(settings["reward_config"])
             if settings.get("reward_config")
             else RewardConfig()
         )
-        self.cache = open_result_cache(settings.get("cache", "default"))
-        self.judge = RewardJudge(self.backend, config, self.cache, MemoryCache())
+        # the same judging setup as every command, held for the replica's life (closed in __del__);
+        # reference measurements are kept per replica
+        options = JudgingOptions(
+            backend="local",
+            workers=settings.get("workers") or 0,
+            reward=config,
+            cache=settings.get("cache", "default"),
+            yardsticks="memory",
+        )
+        self.session = JudgeSession(options).__enter__()
+        self.backend = self.session.backend
+        self.backend.start()
+        self.judge = self.session.judge
         self.registry = TaskRegistry(list(settings.get("tasks_dirs") or []))
         self.packs: dict[str, Any] = {}
         self.metrics = ray.get_actor(METRICS_ACTOR, namespace=settings["namespace"])
@@ -78,7 +85,7 @@ class JudgeService:
 
     def __del__(self) -> None:
         self._closed.set()
-        self.backend.close()
+        self.session.__exit__(None, None, None)
 
     # -- endpoints ---------------------------------------------------------------------------
     @app.get("/healthz")
@@ -184,6 +191,6 @@ class JudgeService:
             "sandbox_errors": sandbox_errors,
             "hacks": hacks,
             "cache_hits": hits,
-            "cache_lookups": len(tasks) if self.cache is not None else 0,
+            "cache_lookups": len(tasks) if self.session.cache is not None else 0,
         }
         return [r for r in results if r is not None], outcome

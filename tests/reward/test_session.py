@@ -108,3 +108,12 @@ def test_off_stores_are_none_and_a_bad_cache_names_its_setting(tmp_path: Path) -
         pass
     assert str(error.value).startswith("cache: unknown cache 'bogus://x'")
     assert cli_message(error.value).startswith("--cache: unknown cache 'bogus://x'")
+
+
+def test_memory_stores_live_in_the_process_only(tmp_path: Path) -> None:
+    """What a `codegym serve` replica uses for its yardsticks: nothing on disk."""
+    with JudgeSession(_options(tmp_path, cache="memory", yardsticks="memory")) as session:
+        assert session.cache is not None and session.yardsticks is not None
+        session.yardsticks.set_json("key", {"value": 1})
+        assert session.yardsticks.get_json("key") == {"value": 1}
+    assert list(tmp_path.iterdir()) == []
