@@ -242,6 +242,9 @@ class WorkerPool:
         return self._starting
 
     def _start_one(self, start: _Start, slot: int) -> None:
+        if self._closed:  # closed before this worker's turn: its launcher is gone
+            start.failed(WorkerStartError("the sandbox pool is closed"))
+            return
         handle = self._new_handle(slot)
         try:
             handle.start()
