@@ -64,11 +64,16 @@ class Launcher:
             tuple[list[str], dict[str, str] | None, Future[subprocess.Popen[bytes]]] | None
         ]
         self._requests = queue.Queue()
+        self._closed = False
+        self._lock = threading.Lock()  # a request is queued before the end marker, or refused
         self._thread = threading.Thread(target=self._serve, daemon=True, name="codegym-worker-launcher")
         self._thread.start()
 
     def _serve(self) -> None:
         while (item := self._requests.get()) is not None:
+            if self._closed:
+                item[2].set_exception(OSError("the worker launcher is closed"))
+                continue
             argv, env, future = item
             try:
                 future.set_result(
@@ -87,11 +92,16 @@ class Launcher:
 
     def spawn(self, argv: list[str], env: dict[str, str] | None) -> subprocess.Popen[bytes]:
         future: Future[subprocess.Popen[bytes]] = Future()
-        self._requests.put((argv, env, future))
+        with self._lock:
+            if self._closed:
+                raise OSError("the worker launcher is closed")
+            self._requests.put((argv, env, future))
         return future.result()
 
     def close(self) -> None:
-        self._requests.put(None)
+        with self._lock:
+            self._closed = True  # requests still queued fail instead of waiting for ever
+            self._requests.put(None)
 
 
 class PipeTransport:
