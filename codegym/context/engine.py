@@ -3,6 +3,9 @@
 An engine keeps parsed files in memory by content hash and the last few repository graphs by the
 set of (path, hash) pairs, so repeated queries on an unchanged repository cost only ranking and
 rendering; the optional SQLite cache makes a new process skip parsing too.
+
+Repositories of `lazy_min_bytes` of sources or more get a lazy graph per queried file (see
+`codegym.context.lazy`): only that file's neighbourhood is parsed and resolved before the answer.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from typing import TYPE_CHECKING
 
 from codegym.context.cache import ParseCache, content_hash
 from codegym.context.graph import RepoGraph
+from codegym.context.lazy import DEFAULT_MAX_LINES, neighbourhood, sizes, words_of
 from codegym.context.model import Context, ParsedFile
-from codegym.context.parser import PythonParser
+from codegym.context.parser import LIGHT_PREFIX, PythonParser
 from codegym.context.rank import RankWeights, locate_hole, rank
 from codegym.context.render import (
     RenderOptions,
@@ -36,8 +40,11 @@ if TYPE_CHECKING:
     from codegym.tasks.model import Task
 
 _GRAPHS_KEPT = 4
-_PARSED_KEPT = 20_000
-_TOP_UP_ROUNDS = 3  # parsed files kept in memory by content hash
+_PARSED_KEPT = 20_000  # parsed files (and word sets) kept in memory by content hash
+_HASHES_KEPT = 50_000  # content hashes remembered by the identity of the bytes object
+_TOP_UP_ROUNDS = 3
+# ~300k lines: below, a full build costs under ~4 s of CPU and gives the exact repository-wide tables
+LAZY_MIN_BYTES = 12_000_000
 
 
 class ContextEngine:
@@ -49,31 +56,46 @@ class ContextEngine:
         *,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         weights: RankWeights | None = None,
+        lazy_min_bytes: int | None = LAZY_MIN_BYTES,
+        neighbourhood_lines: int = DEFAULT_MAX_LINES,
     ) -> None:
         self._disk = ParseCache(cache_dir)
         self._parser: PythonParser | None = None
         self._parsed: OrderedDict[str, ParsedFile] = OrderedDict()
+        self._words: OrderedDict[str, frozenset[bytes]] = OrderedDict()
+        self._hashes: OrderedDict[int, tuple[bytes, str]] = OrderedDict()
+        self._unsaved: list[ParsedFile] = []
         self._graphs: OrderedDict[str, tuple[RepoGraph, dict[str, str]]] = OrderedDict()
         self._base: tuple[RepoGraph, dict[str, str]] | None = None
         self.max_file_bytes = max_file_bytes
         self.weights = weights or RankWeights()
+        # None: always a full graph; 0: always lazy (tests, and measuring what laziness changes)
+        self.lazy_min_bytes = lazy_min_bytes
+        self.neighbourhood_lines = neighbourhood_lines
         self.stats = {
             "parsed": 0,
             "disk_hits": 0,
             "memory_hits": 0,
             "full_builds": 0,
             "incremental_builds": 0,
+            "lazy_builds": 0,
         }
 
     # --- indexing ----------------------------------------------------------------------------------
-    def graph(self, repo: RepoFiles) -> RepoGraph:
+    def graph(self, repo: RepoFiles, focus: str | None = None) -> RepoGraph:
         """The graph of a repository state: from memory when the same files were indexed before,
         patched from a kept graph when only one file's content differs (`RepoGraph.updated`), else
-        built from parses (the caches make unchanged files free)."""
-        hashes = {path: content_hash(data) for path, data in repo.files.items()}
+        built from parses (the caches make unchanged files free).
+
+        With a `focus` file and a repository of `lazy_min_bytes` or more, a lazy graph covering that
+        file's neighbourhood; otherwise the full graph.
+        """
+        hashes = {path: self._hash(data) for path, data in repo.files.items()}
         key = hashlib.blake2b(
             repr((repo.root_name, sorted(hashes.items()))).encode(), digest_size=16
         ).hexdigest()
+        if focus is not None and self.lazy_min_bytes is not None and sizes(repo.files) >= self.lazy_min_bytes:
+            return self._lazy(repo, hashes, key, focus)
         cached = self._graphs.get(key)
         if cached is not None:
             self._graphs.move_to_end(key)
@@ -86,16 +108,53 @@ class ContextEngine:
             self._base = (graph, hashes)  # edits are usually made against the last full state
         else:
             self.stats["incremental_builds"] += 1
+        self._keep(key, graph, hashes)
+        return graph
+
+    def _keep(self, key: str, graph: RepoGraph, hashes: dict[str, str]) -> None:
         self._graphs[key] = (graph, hashes)
         while len(self._graphs) > _GRAPHS_KEPT:
             self._graphs.popitem(last=False)
+
+    def _lazy(self, repo: RepoFiles, hashes: dict[str, str], state: str, focus: str) -> RepoGraph:
+        """The lazy graph covering `focus`'s neighbourhood: kept, patched after a one-file edit when
+        the neighbourhood is unchanged, else built (only what resolution reaches gets parsed)."""
+        key = f"{state}|{focus}"
+        cached = self._graphs.get(key)
+        if cached is not None:
+            self._graphs.move_to_end(key)
+            return cached[0]
+
+        def words(path: str) -> frozenset[bytes]:
+            return self._word_set(hashes[path], repo.files[path])
+
+        graph = self._incremental(repo, hashes, focus)
+        if graph is not None and list(neighbourhood(graph, focus, words, self.neighbourhood_lines)) != list(
+            graph.covered
+        ):
+            graph = None  # the edit changed what the file's neighbourhood is: build it afresh
+        if graph is None:
+            base = RepoGraph.lazy(repo.files, self._parse_one, repo.root_name, light=self._parse_light)
+            covered = neighbourhood(base, focus, words, self.neighbourhood_lines)
+            # parse the covered files in one batch (one disk-cache read) rather than one by one
+            base.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
+            graph = base.restricted(covered, focus)
+            self.stats["lazy_builds"] += 1
+        else:
+            self.stats["incremental_builds"] += 1
+        self._flush()
+        self._keep(key, graph, hashes)
         return graph
 
-    def _incremental(self, repo: RepoFiles, hashes: dict[str, str]) -> RepoGraph | None:
-        """Patch the most recent kept graph of the same file set that differs in one file's content."""
+    def _incremental(
+        self, repo: RepoFiles, hashes: dict[str, str], focus: str | None = None
+    ) -> RepoGraph | None:
+        """Patch the most recent kept graph (of the same focus) of the same file set that differs in
+        one file's content."""
         kept = list(reversed(self._graphs.values()))
         for graph, old_hashes in [*kept, *([self._base] if self._base is not None else [])]:
-            if graph.root_name != repo.root_name or old_hashes.keys() != hashes.keys():
+            same_files = old_hashes.keys() == hashes.keys()
+            if graph.focus != focus or graph.root_name != repo.root_name or not same_files:
                 continue
             changed = [p for p, h in hashes.items() if old_hashes[p] != h]
             if len(changed) != 1:
@@ -105,10 +164,53 @@ class ContextEngine:
             return graph.updated(path, repo.files[path], parsed)
         return None
 
-    def _parse_all(self, files: Mapping[str, bytes], hashes: Mapping[str, str]) -> dict[str, ParsedFile]:
+    def _hash(self, data: bytes) -> str:
+        """Content hash, remembered by the bytes object's identity: a training loop passes the same
+        objects query after query, and hashing 26 MB of sympy costs ~40 ms each time."""
+        hit = self._hashes.get(id(data))
+        if hit is not None and hit[0] is data:
+            return hit[1]
+        h = content_hash(data)
+        self._hashes[id(data)] = (data, h)  # the object is kept, so its id cannot be reused
+        while len(self._hashes) > _HASHES_KEPT:
+            self._hashes.popitem(last=False)
+        return h
+
+    def _word_set(self, h: str, data: bytes) -> frozenset[bytes]:
+        found = self._words.get(h)
+        if found is None:
+            found = self._words[h] = words_of(data)
+            while len(self._words) > _PARSED_KEPT:
+                self._words.popitem(last=False)
+        return found
+
+    def _parse_one(self, path: str, data: bytes) -> ParsedFile:
+        """A lazy graph's parse of one file: through the memory and disk caches, saved in a batch."""
+        h = self._hash(data)
+        return self._parse_all({path: data}, {path: h}, save=False)[path]
+
+    def _parse_light(self, path: str, data: bytes) -> ParsedFile:
+        """A parse without references (a lazy graph's files outside the neighbourhood); a full
+        parse already made serves as well."""
+        h = self._hash(data)
+        full = self._parsed.get(h)
+        if full is not None:
+            return full
+        return self._parse_all({path: data}, {path: h}, save=False, light=True)[path]
+
+    def _flush(self) -> None:
+        if self._unsaved:
+            self._disk.put_many(self._unsaved)
+            self._unsaved = []
+
+    def _parse_all(
+        self, files: Mapping[str, bytes], hashes: Mapping[str, str], save: bool = True, light: bool = False
+    ) -> dict[str, ParsedFile]:
+        # light parses are cached under their own keys (LIGHT_PREFIX + content hash)
+        hashes = {p: LIGHT_PREFIX + hashes[p] for p in files} if light else hashes
         found: dict[str, ParsedFile] = {}
         missing = []
-        for h in set(hashes.values()):
+        for h in {hashes[p] for p in files}:
             hit = self._parsed.get(h)
             if hit is not None:
                 found[h] = hit
@@ -120,20 +222,27 @@ class ContextEngine:
             self.stats["disk_hits"] += len(from_disk)
             found.update(from_disk)
             fresh = []
-            by_hash = {h: path for path, h in hashes.items()}
+            by_hash = {hashes[path]: path for path in files}
             for h in missing:
                 if h in from_disk:
                     continue
                 if self._parser is None:
                     self._parser = PythonParser()
-                parsed = self._parser.parse(files[by_hash[h]], h)
+                if light:
+                    parsed = self._parser.parse(files[by_hash[h]], h.removeprefix(LIGHT_PREFIX), light=True)
+                else:
+                    parsed = self._parser.parse(files[by_hash[h]], h)
                 found[h] = parsed
                 fresh.append(parsed)
             self.stats["parsed"] += len(fresh)
-            self._disk.put_many(fresh)
+            if save:
+                self._disk.put_many([*self._unsaved, *fresh])
+                self._unsaved = []
+            else:
+                self._unsaved.extend(fresh)
             for h in missing:
                 self._remember(h, found[h])
-        return {path: found[h] for path, h in hashes.items()}
+        return {path: found[hashes[path]] for path in files}
 
     def _remember(self, h: str, parsed: ParsedFile) -> None:
         self._parsed[h] = parsed
@@ -159,7 +268,7 @@ class ContextEngine:
         opts = options or RenderOptions()
         count = count_tokens or estimate_tokens
         t0 = time.perf_counter()
-        graph = self.graph(repo)
+        graph = self.graph(repo, focus=file)
         t1 = time.perf_counter()
         hole = locate_hole(graph, file, max(1, line))
         ranked = rank(graph, hole, self.weights)
@@ -182,7 +291,7 @@ class ContextEngine:
         # `_fit` may have dropped window lines from the top
         win_lines = (win_lines[1] - win_text.count("\n") + 1, win_lines[1]) if win_text else (0, 0)
         t3 = time.perf_counter()
-        return Context(
+        context = Context(
             text=text,
             token_count=total,
             budget=budget_tokens,
@@ -193,6 +302,8 @@ class ContextEngine:
             counter=counter_name(count_tokens),
             timings_ms={"index": (t1 - t0) * 1e3, "rank": (t2 - t1) * 1e3, "render": (t3 - t2) * 1e3},
         )
+        self._flush()  # files a lazy graph parsed on demand while ranking and rendering
+        return context
 
     def query_path(
         self,
@@ -212,6 +323,7 @@ class ContextEngine:
         return self.query(repo, rel.as_posix(), line, budget_tokens, count_tokens, options)
 
     def close(self) -> None:
+        self._flush()
         self._disk.close()
 
 
