@@ -6,10 +6,13 @@ what it must still decide up front is which files its repository-wide tables (ce
 the ranking's name index) are built over. `neighbourhood` picks them for one file:
 
 1. the file itself;
-2. what it imports: each imported module and the file defining each imported name (re-exports
-   followed), and the files of its classes' ancestors;
+2. what it imports at module level: each imported module and the file defining each imported name
+   (re-exports followed), and the files of its classes' ancestors. Imports inside functions are left
+   out so that editing a body (the usual edit) leaves the neighbourhood, and with it the tables an
+   incremental update patches, as it was; what they import is still resolved, when asked, exactly;
 3. the files that use what it imports: every other file is scored by the imported names it contains
-   as words (IDF-weighted: a name few files contain says more), best first, until `max_lines`.
+   as words (IDF-weighted: a name few files contain says more), best first, while the lines of
+   steps 2 and 3 stay within `max_lines`.
 
 Step 3 reads only word sets (`words_of`, one regex pass per file, cached by content hash by the
 engine), never parses. The choice depends only on the repository state and the file, so a query
@@ -39,12 +42,14 @@ def line_count(source: bytes) -> int:
 
 
 def imported(graph: RepoGraph, path: str) -> tuple[list[str], set[str]]:
-    """Files a file's imports reach (modules, defining files, ancestors' files) and the local names of
-    the imports that resolve inside the repository."""
+    """Files a file's module-level imports reach (modules, defining files, ancestors' files) and the
+    local names of the imports that resolve inside the repository."""
     files: list[str] = []
     names: set[str] = set()
     parsed = graph.parsed[path]
     for binding in parsed.imports:
+        if binding.scope != MODULE_SCOPE:
+            continue
         module = graph.resolve_module(graph.absolute_module(path, binding), path)
         if module is not None:
             files.append(module)
@@ -74,7 +79,8 @@ def neighbourhood(
     """The files a lazy graph focused on `path` covers, in a deterministic order (see the module)."""
     near, names = imported(graph, path)
     chosen = [path, *near]
-    budget = max_lines - sum(line_count(graph.sources[p]) for p in chosen)
+    # the file's own size stays out of the budget: editing it must not change what else is covered
+    budget = max_lines - sum(line_count(graph.sources[p]) for p in near)
     wanted = [name.encode() for name in sorted(names)]
     if budget <= 0 or not wanted:
         return chosen
