@@ -87,6 +87,36 @@ def run(root: Path, mode: str, cache: str, holes: int, lazy: str) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def quality(root: Path, package: str, holes: int, lines: list[int]) -> None:
+    """Recall of the full graph's answers and of lazy answers (one per neighbourhood line budget) on
+    the same holes: the share of each blanked body's cross-file definitions in the context (mean)."""
+    from context_data import make_holes
+
+    from codegym.context import ContextEngine
+    from codegym.context.repo import RepoFiles, scan_repo
+
+    repo = scan_repo(root)
+    cases = make_holes(package, repo, holes)
+    full = ContextEngine(lazy_min_bytes=None)
+    full.graph(repo)  # the pristine repository once: every hole is then an incremental update
+    engines = {
+        "full": full,
+        **{f"lazy {n // 1000}k": ContextEngine(lazy_min_bytes=0, neighbourhood_lines=n) for n in lines},
+    }
+    found: dict[tuple[str, int], list[float]] = {}
+    for case in cases:
+        blanked = RepoFiles({**repo.files, case.file: case.blanked}, repo.root_name)
+        for label, engine in engines.items():
+            for budget in (1024, 2048):
+                ctx = engine.query(blanked, case.file, case.line, budget)
+                got = {(s.path, s.name) for s in ctx.symbols}
+                found.setdefault((label, budget), []).append(len(got & case.truth) / len(case.truth))
+    for (label, budget), values in sorted(found.items()):
+        print(
+            f"{package:<10}{label:<12}recall@{budget:<6}{statistics.mean(values):.3f}  ({len(values)} holes)"
+        )
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         lazy = None if sys.argv[6] == "none" else int(sys.argv[6])
@@ -98,8 +128,25 @@ def main() -> None:
     ap.add_argument(
         "--lazy-min-bytes", default="default", help="engine's lazy_min_bytes: an integer, none, or default"
     )
+    ap.add_argument(
+        "--quality",
+        type=int,
+        default=0,
+        help="instead: recall of full vs lazy answers on this many holes per package",
+    )
+    ap.add_argument("--lines", default="30000,60000", help="--quality: neighbourhood line budgets")
     args = ap.parse_args()
     wanted = {p for p in args.packages.split(",") if p}
+    if args.quality:
+        for name, version, package in SCALE_PACKAGES:
+            if not wanted or package in wanted:
+                quality(
+                    fetch(name, version, package),
+                    package,
+                    args.quality,
+                    [int(n) for n in args.lines.split(",")],
+                )
+        return
     from codegym.context.engine import LAZY_MIN_BYTES
 
     lazy = str(LAZY_MIN_BYTES) if args.lazy_min_bytes == "default" else args.lazy_min_bytes

@@ -79,6 +79,7 @@ class ContextEngine:
             "full_builds": 0,
             "incremental_builds": 0,
             "lazy_builds": 0,
+            "recovered": 0,  # incremental lazy updates whose neighbourhood changed
         }
 
     # --- indexing ----------------------------------------------------------------------------------
@@ -129,16 +130,23 @@ class ContextEngine:
             return self._word_set(hashes[path], repo.files[path])
 
         graph = self._incremental(repo, hashes, focus)
-        if graph is not None and list(neighbourhood(graph, focus, words, self.neighbourhood_lines)) != list(
-            graph.covered
-        ):
-            graph = None  # the edit changed what the file's neighbourhood is: build it afresh
+        if graph is not None:
+            covered = neighbourhood(graph, focus, words, self.neighbourhood_lines)
+            if list(covered) != list(graph.covered):
+                # the edit changed what the file reaches: keep the patched parses and resolutions,
+                # rebuild the repository-wide tables over the new neighbourhood
+                graph.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
+                graph = graph.restricted(covered, focus)
+                self.stats["recovered"] += 1
         if graph is None:
-            base = RepoGraph.lazy(repo.files, self._parse_one, repo.root_name, light=self._parse_light)
+            # full parses while choosing the neighbourhood (the files it reaches are mostly covered,
+            # and covered files need their references), light ones for what ranking reaches later
+            base = RepoGraph.lazy(repo.files, self._parse_one, repo.root_name)
+            base.prime(self._parse_all({focus: repo.files[focus]}, hashes))
             covered = neighbourhood(base, focus, words, self.neighbourhood_lines)
-            # parse the covered files in one batch (one disk-cache read) rather than one by one
+            # the rest of the covered files in one batch (one disk-cache read), not one by one
             base.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
-            graph = base.restricted(covered, focus)
+            graph = base.restricted(covered, focus, light=self._parse_light)
             self.stats["lazy_builds"] += 1
         else:
             self.stats["incremental_builds"] += 1

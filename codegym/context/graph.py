@@ -156,9 +156,10 @@ class LazyMap(Mapping[str, V]):
         """What has been computed so far (shared: views of one repository state share it)."""
         return self._done
 
-    def view(self, keys: Collection[str]) -> LazyMap[V]:
-        """The same values (shared, computed once) iterated over other keys."""
-        return LazyMap(self._universe, keys, self._compute, self._done)
+    def view(self, keys: Collection[str], compute: Callable[[str], V] | None = None) -> LazyMap[V]:
+        """The same values (shared, computed once) iterated over other keys; `compute` replaces how
+        values not computed yet are made."""
+        return LazyMap(self._universe, keys, compute or self._compute, self._done)
 
     def replaced(
         self, universe: Collection[str], path: str, value: V, compute: Callable[[str], V]
@@ -236,18 +237,27 @@ class RepoGraph:
         """The files the repository-wide tables (in-degree, users, ranking's tables) are built over."""
         return tuple(self.parsed)
 
-    def restricted(self, covered: Iterable[str], focus: str | None = None) -> RepoGraph:
+    def restricted(
+        self,
+        covered: Iterable[str],
+        focus: str | None = None,
+        light: Callable[[str, bytes], ParsedFile] | None = None,
+    ) -> RepoGraph:
         """A lazy graph of the same repository state whose repository-wide tables cover `covered`.
 
         Parses and resolutions (which do not depend on what is covered) are shared with this graph;
-        in-degree, users and the memo tables are the new graph's own.
+        in-degree, users and the memo tables are the new graph's own. `light` replaces how files
+        not parsed yet are parsed.
         """
         if not isinstance(self.parsed, LazyMap) or not isinstance(self.index, LazyMap):
             raise TypeError("restricted() needs a lazy graph")
         keys = tuple(dict.fromkeys(covered))
         graph = RepoGraph.__new__(RepoGraph)
         graph.__dict__.update(self.__dict__)
-        graph.parsed = self.parsed.view(keys)
+        first = light or self._light or self._parse
+        assert first is not None
+        graph._light = light or self._light
+        graph.parsed = self.parsed.view(keys, lambda p: first(p, graph.sources[p]))
         graph.index = self.index.view(keys)
         graph._in_degree = graph._users = None
         graph.memo, graph.renumbered, graph.focus = {}, None, focus

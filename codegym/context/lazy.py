@@ -6,18 +6,19 @@ what it must still decide up front is which files its repository-wide tables (ce
 the ranking's name index) are built over. `neighbourhood` picks them for one file:
 
 1. the file itself;
-2. what it imports at module level: each imported module and the file defining each imported name
-   (re-exports followed), and the files of its classes' ancestors, in import order while they fit.
-   Imports inside functions are left out so that editing a body (the usual edit) leaves the
-   neighbourhood, and with it the tables an incremental update patches, as it was; what they import
-   is still resolved, when asked, exactly;
-3. the files that use what it imports: every other file is scored by the imported names it contains
-   as words (IDF-weighted: a name few files contain says more), best first, while the lines of
-   steps 2 and 3 stay within `max_lines`.
+2. the files its code reaches (`reached`): where its references resolve to (exactly: the files on
+   the way are parsed), what its module-level imports reach, its classes' ancestors, best first
+   while they fit in `max_lines`; the ranking can score only definitions of covered files, and these
+   are the ones the hole's file is known to use;
+3. the files that use the same names: every other file is scored by the names from step 2 it
+   contains as words (IDF-weighted: a name few files contain says more), best first, while steps 2
+   and 3 stay within `max_lines`.
 
 Step 3 reads only word sets (`words_of`, one regex pass per file, cached by content hash by the
 engine), never parses. The choice depends only on the repository state and the file, so a query
-gives the same answer whatever was asked before.
+gives the same answer whatever was asked before. An edit of the file that changes what its code
+reaches changes its neighbourhood: the engine then patches the graph (`RepoGraph.updated`) and
+rebuilds only the repository-wide tables over the new neighbourhood (`RepoGraph.restricted`).
 """
 
 from __future__ import annotations
@@ -43,11 +44,25 @@ def line_count(source: bytes) -> int:
     return source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
 
 
-def imported(graph: RepoGraph, path: str) -> tuple[list[str], set[str]]:
-    """Files a file's module-level imports reach (modules, defining files, ancestors' files) and the
-    local names of the imports that resolve inside the repository."""
-    files: list[str] = []
+def reached(graph: RepoGraph, path: str) -> tuple[list[str], set[str]]:
+    """Files a file's code reaches, best first, and the names it uses from them.
+
+    First the files defining what its references resolve to (most referenced first: `nx.path_graph`
+    reaches generators/classic.py through the package's star imports), then what its module-level
+    imports reach (each module and each imported name's defining file, re-exports followed), then its
+    classes' ancestors' files. The names: the referenced definitions' names and the imports' local
+    names that resolve inside the repository.
+    """
+    counts: dict[str, int] = {}
     names: set[str] = set()
+    for _ref, sym in graph.resolved(path):
+        if sym is None or sym.path == path:
+            continue
+        counts[sym.path] = counts.get(sym.path, 0) + 1
+        d = graph.definition(sym) if sym.is_definition else None
+        if d is not None:
+            names.add(d.name)
+    files = sorted(counts, key=lambda p: (-counts[p], p))
     parsed = graph.parsed[path]
     for binding in parsed.imports:
         if binding.scope != MODULE_SCOPE:
@@ -79,11 +94,11 @@ def neighbourhood(
     max_lines: int = DEFAULT_MAX_LINES,
 ) -> list[str]:
     """The files a lazy graph focused on `path` covers, in a deterministic order (see the module)."""
-    near, names = imported(graph, path)
+    near, names = reached(graph, path)
     chosen = [path]
-    # the file's own size stays out of the budget: editing it must not change what else is covered
+    # the file's own size stays out of the budget: growing or shrinking it alone changes nothing
     budget = max_lines
-    for other in near:  # in import order; a package's `__init__` importing hundreds stops here
+    for other in near:  # best first; a package's `__init__` importing hundreds stops here
         lines = line_count(graph.sources[other])
         if lines <= budget:
             chosen.append(other)
