@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from codegym.context.cache import ParseCache, content_hash
 from codegym.context.graph import RepoGraph
-from codegym.context.lazy import DEFAULT_MAX_LINES, neighbourhood, sizes, words_of
+from codegym.context.lazy import DEFAULT_MAX_LINES, line_count, neighbourhood, sizes, words_of
 from codegym.context.model import Context, ParsedFile
 from codegym.context.parser import LIGHT_PREFIX, PythonParser
 from codegym.context.rank import RankWeights, locate_hole, rank
@@ -62,7 +62,7 @@ class ContextEngine:
         self._disk = ParseCache(cache_dir)
         self._parser: PythonParser | None = None
         self._parsed: OrderedDict[str, ParsedFile] = OrderedDict()
-        self._words: OrderedDict[str, frozenset[bytes]] = OrderedDict()
+        self._words: OrderedDict[str, tuple[frozenset[bytes], int]] = OrderedDict()
         self._hashes: OrderedDict[int, tuple[bytes, str]] = OrderedDict()
         self._unsaved: list[ParsedFile] = []
         self._graphs: OrderedDict[str, tuple[RepoGraph, dict[str, str]]] = OrderedDict()
@@ -127,11 +127,14 @@ class ContextEngine:
             return cached[0]
 
         def words(path: str) -> frozenset[bytes]:
-            return self._word_set(hashes[path], repo.files[path])
+            return self._word_set(hashes[path], repo.files[path])[0]
+
+        def lines(path: str) -> int:
+            return self._word_set(hashes[path], repo.files[path])[1]
 
         graph = self._incremental(repo, hashes, focus)
         if graph is not None:
-            covered = neighbourhood(graph, focus, words, self.neighbourhood_lines)
+            covered = neighbourhood(graph, focus, words, self.neighbourhood_lines, lines)
             if list(covered) != list(graph.covered):
                 # the edit changed what the file reaches: keep the patched parses and resolutions,
                 # rebuild the repository-wide tables over the new neighbourhood
@@ -143,7 +146,7 @@ class ContextEngine:
             # and covered files need their references), light ones for what ranking reaches later
             base = RepoGraph.lazy(repo.files, self._parse_one, repo.root_name)
             base.prime(self._parse_all({focus: repo.files[focus]}, hashes))
-            covered = neighbourhood(base, focus, words, self.neighbourhood_lines)
+            covered = neighbourhood(base, focus, words, self.neighbourhood_lines, lines)
             # the rest of the covered files in one batch (one disk-cache read), not one by one
             base.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
             graph = base.restricted(covered, focus, light=self._parse_light)
@@ -184,10 +187,11 @@ class ContextEngine:
             self._hashes.popitem(last=False)
         return h
 
-    def _word_set(self, h: str, data: bytes) -> frozenset[bytes]:
+    def _word_set(self, h: str, data: bytes) -> tuple[frozenset[bytes], int]:
+        """A file's word set and line count (what choosing a neighbourhood reads of every file)."""
         found = self._words.get(h)
         if found is None:
-            found = self._words[h] = words_of(data)
+            found = self._words[h] = (words_of(data), line_count(data))
             while len(self._words) > _PARSED_KEPT:
                 self._words.popitem(last=False)
         return found

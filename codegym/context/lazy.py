@@ -92,41 +92,46 @@ def neighbourhood(
     path: str,
     words: Callable[[str], frozenset[bytes]],
     max_lines: int = DEFAULT_MAX_LINES,
+    lines_of: Callable[[str], int] | None = None,
 ) -> list[str]:
-    """The files a lazy graph focused on `path` covers, in a deterministic order (see the module)."""
+    """The files a lazy graph focused on `path` covers, in a deterministic order (see the module).
+
+    `words(path)` and `lines_of(path)` (default: counted here) let the caller cache per file."""
+    count = lines_of or (lambda p: line_count(graph.sources[p]))
     near, names = reached(graph, path)
     chosen = [path]
     # the file's own size stays out of the budget: growing or shrinking it alone changes nothing
     budget = max_lines
     for other in near:  # best first; a package's `__init__` importing hundreds stops here
-        lines = line_count(graph.sources[other])
+        lines = count(other)
         if lines <= budget:
             chosen.append(other)
             budget -= lines
-    wanted = [name.encode() for name in sorted(names)]
+    wanted = frozenset(name.encode() for name in names)
     if budget <= 0 or not wanted:
         return chosen
     taken = set(chosen)
-    found: dict[str, list[bytes]] = {}
-    freq: dict[bytes, int] = dict.fromkeys(wanted, 0)
+    found: dict[str, frozenset[bytes]] = {}
+    freq: dict[bytes, int] = {}
     for other in graph.sources:
         if other in taken:
             continue
-        ws = words(other)
-        hits = [w for w in wanted if w in ws]
+        hits = wanted.intersection(words(other))  # a set operation in C: the loop runs per file
         if hits:
             found[other] = hits
             for w in hits:
-                freq[w] += 1
+                freq[w] = freq.get(w, 0) + 1
     total = len(graph.sources)
-    idf = {w: math.log(1 + total / n) for w, n in freq.items() if n}
-    ranked = sorted(found, key=lambda p: (-sum(idf[w] for w in found[p]), p))
-    for other in ranked:
-        lines = line_count(graph.sources[other])
-        if lines > budget:
-            continue
-        chosen.append(other)
-        budget -= lines
+    idf = {w: math.log(1 + total / n) for w, n in freq.items()}
+    # summed in a fixed order: set order changes with the hash seed, and float sums with order
+    score = {p: sum(idf[w] for w in sorted(hits)) for p, hits in found.items()}
+    for other in sorted(found, key=lambda p: (-score[p], p)):
+        lines = count(other)
+        if lines <= budget:
+            chosen.append(other)
+            budget -= lines
+            if budget <= 0:
+                break
     return chosen
 
 
