@@ -258,7 +258,7 @@ class RepoGraph:
         assert first is not None
         graph._light = light or self._light
         graph.parsed = self.parsed.view(keys, lambda p: first(p, graph.sources[p]))
-        graph.index = self.index.view(keys)
+        graph.index = self.index.view(keys, lambda p: FileIndex.build(graph.parsed[p]))
         graph._in_degree = graph._users = None
         graph.memo, graph.renumbered, graph.focus = {}, None, focus
         return graph

@@ -152,3 +152,14 @@ def test_lazy_parses_go_through_the_disk_cache(tmp_path: Path) -> None:
     again = ContextEngine(tmp_path, lazy_min_bytes=0)  # a new process would start like this
     assert again.query(repo, path, line, 1024).text == answer.text
     assert again.stats["parsed"] == 0 and again.stats["disk_hits"] > 0
+
+
+def test_a_restricted_graph_parses_what_it_reaches_light() -> None:
+    repo = scan_repo(ROOTS[0])
+    parser = PythonParser()
+    base = RepoGraph.lazy(repo.files, lambda _p, data: parser.parse(data), repo.root_name)
+    view = base.restricted(["mime/text.py"], light=lambda _p, data: parser.parse(data, light=True))
+    view.index["charset.py"]  # through the index, as resolution reaches a file
+    assert view.parsed["charset.py"].content_hash.startswith(LIGHT_PREFIX)
+    assert view.resolved("charset.py")  # references wanted: parsed fully then
+    assert not view.parsed["charset.py"].content_hash.startswith(LIGHT_PREFIX)
