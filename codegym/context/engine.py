@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from codegym.context.cache import ParseCache, content_hash
 from codegym.context.graph import RepoGraph
-from codegym.context.lazy import DEFAULT_MAX_LINES, line_count, neighbourhood, sizes, words_of
+from codegym.context.lazy import DEFAULT_MAX_LINES, line_count, most_used, neighbourhood, sizes, words_of
 from codegym.context.model import Context, ParsedFile
 from codegym.context.parser import LIGHT_PREFIX, PythonParser
 from codegym.context.rank import RankWeights, locate_hole, rank
@@ -126,19 +126,12 @@ class ContextEngine:
             self._graphs.move_to_end(key)
             return cached[0]
 
-        def words(path: str) -> frozenset[bytes]:
-            return self._word_set(hashes[path], repo.files[path])[0]
-
-        def lines(path: str) -> int:
-            return self._word_set(hashes[path], repo.files[path])[1]
-
         graph = self._incremental(repo, hashes, focus)
         if graph is not None:
-            covered = neighbourhood(graph, focus, words, self.neighbourhood_lines, lines)
-            if list(covered) != list(graph.covered):
+            covered = self._cover(graph, repo, hashes, focus)
+            if covered != list(graph.covered):
                 # the edit changed what the file reaches: keep the patched parses and resolutions,
                 # rebuild the repository-wide tables over the new neighbourhood
-                graph.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
                 graph = graph.restricted(covered, focus)
                 self.stats["recovered"] += 1
         if graph is None:
@@ -146,16 +139,30 @@ class ContextEngine:
             # and covered files need their references), light ones for what ranking reaches later
             base = RepoGraph.lazy(repo.files, self._parse_one, repo.root_name)
             base.prime(self._parse_all({focus: repo.files[focus]}, hashes))
-            covered = neighbourhood(base, focus, words, self.neighbourhood_lines, lines)
-            # the rest of the covered files in one batch (one disk-cache read), not one by one
-            base.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
-            graph = base.restricted(covered, focus, light=self._parse_light)
+            graph = base.restricted(self._cover(base, repo, hashes, focus), focus, light=self._parse_light)
             self.stats["lazy_builds"] += 1
         else:
             self.stats["incremental_builds"] += 1
         self._flush()
         self._keep(key, graph, hashes)
         return graph
+
+    def _cover(self, graph: RepoGraph, repo: RepoFiles, hashes: dict[str, str], focus: str) -> list[str]:
+        """The files a lazy graph of `focus` covers (see `codegym.context.lazy`), parsed fully."""
+
+        def words(path: str) -> frozenset[bytes]:
+            return self._word_set(hashes[path], repo.files[path])[0]
+
+        def lines(path: str) -> int:
+            return self._word_set(hashes[path], repo.files[path])[1]
+
+        covered = neighbourhood(graph, focus, words, self.neighbourhood_lines, lines)
+        # in one batch (one disk-cache read), not one by one
+        graph.prime(self._parse_all({p: repo.files[p] for p in covered}, hashes))
+        probe = graph.restricted(covered, focus, light=self._parse_light)  # light parses from here
+        more = most_used(probe, covered, focus, self.neighbourhood_lines // 4, lines)
+        graph.prime(self._parse_all({p: repo.files[p] for p in more}, hashes))
+        return [*covered, *more]
 
     def _incremental(
         self, repo: RepoFiles, hashes: dict[str, str], focus: str | None = None

@@ -12,7 +12,9 @@ the ranking's name index) are built over. `neighbourhood` picks them for one fil
    are the ones the hole's file is known to use;
 3. the files that use the same names: every other file is scored by the names from step 2 it
    contains as words (IDF-weighted: a name few files contain says more), best first, while steps 2
-   and 3 stay within `max_lines`.
+   and 3 stay within `max_lines`;
+4. the files the covered ones use most (`most_used`, resolved with light parses), within a quarter
+   of `max_lines` more.
 
 Step 3 reads only word sets (`words_of`, one regex pass per file, cached by content hash by the
 engine), never parses. The choice depends only on the repository state and the file, so a query
@@ -126,6 +128,38 @@ def neighbourhood(
     # summed in a fixed order: set order changes with the hash seed, and float sums with order
     score = {p: sum(idf[w] for w in sorted(hits)) for p, hits in found.items()}
     for other in sorted(found, key=lambda p: (-score[p], p)):
+        lines = count(other)
+        if lines <= budget:
+            chosen.append(other)
+            budget -= lines
+            if budget <= 0:
+                break
+    return chosen
+
+
+def most_used(
+    graph: RepoGraph,
+    covered: list[str],
+    focus: str,
+    max_lines: int,
+    lines_of: Callable[[str], int] | None = None,
+) -> list[str]:
+    """Step 4: the files outside `covered` whose definitions the covered files (the focus aside, so
+    that editing it changes nothing here) use from the most distinct scopes, best first, within
+    `max_lines`: what the neighbourhood leans on (the graph class, the error types), which a body
+    may use although nothing else in its file does."""
+    count = lines_of or (lambda p: line_count(graph.sources[p]))
+    inside = set(covered)
+    users: dict[str, set[tuple[str, int]]] = {}
+    for path in covered:
+        if path == focus:
+            continue
+        for ref, sym in graph.resolved(path):
+            if sym is not None and sym.is_definition and sym.path not in inside:
+                users.setdefault(sym.path, set()).add((path, ref.scope))
+    chosen = []
+    budget = max_lines
+    for other in sorted(users, key=lambda p: (-len(users[p]), p)):
         lines = count(other)
         if lines <= budget:
             chosen.append(other)
