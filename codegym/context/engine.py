@@ -40,8 +40,10 @@ if TYPE_CHECKING:
     from codegym.tasks.model import Task
 
 _GRAPHS_KEPT = 4
-_PARSED_KEPT = 20_000  # parsed files (and word sets) kept in memory by content hash
-_HASHES_KEPT = 50_000  # content hashes remembered by the identity of the bytes object
+_PARSED_KEPT = 20_000  # parsed files kept in memory by content hash
+_WORDS_KEPT = 4_000  # word sets (lazy graphs only: large repositories), ~25 KB each
+# bytes of sources whose content hash is remembered by the object's identity (the objects are kept)
+_HASHED_BYTES_KEPT = 64_000_000
 _TOP_UP_ROUNDS = 3
 # ~300k lines: below, a full build costs under ~4 s of CPU and gives the exact repository-wide tables
 LAZY_MIN_BYTES = 12_000_000
@@ -64,6 +66,7 @@ class ContextEngine:
         self._parsed: OrderedDict[str, ParsedFile] = OrderedDict()
         self._words: OrderedDict[str, tuple[frozenset[bytes], int]] = OrderedDict()
         self._hashes: OrderedDict[int, tuple[bytes, str]] = OrderedDict()
+        self._hashed_bytes = 0
         self._unsaved: list[ParsedFile] = []
         self._graphs: OrderedDict[str, tuple[RepoGraph, dict[str, str]]] = OrderedDict()
         self._base: tuple[RepoGraph, dict[str, str]] | None = None
@@ -187,11 +190,13 @@ class ContextEngine:
         objects query after query, and hashing 26 MB of sympy costs ~40 ms each time."""
         hit = self._hashes.get(id(data))
         if hit is not None and hit[0] is data:
+            self._hashes.move_to_end(id(data))
             return hit[1]
         h = content_hash(data)
         self._hashes[id(data)] = (data, h)  # the object is kept, so its id cannot be reused
-        while len(self._hashes) > _HASHES_KEPT:
-            self._hashes.popitem(last=False)
+        self._hashed_bytes += len(data)
+        while self._hashed_bytes > _HASHED_BYTES_KEPT and len(self._hashes) > 1:
+            self._hashed_bytes -= len(self._hashes.popitem(last=False)[1][0])
         return h
 
     def _word_set(self, h: str, data: bytes) -> tuple[frozenset[bytes], int]:
@@ -199,7 +204,7 @@ class ContextEngine:
         found = self._words.get(h)
         if found is None:
             found = self._words[h] = (words_of(data), line_count(data))
-            while len(self._words) > _PARSED_KEPT:
+            while len(self._words) > _WORDS_KEPT:
                 self._words.popitem(last=False)
         return found
 

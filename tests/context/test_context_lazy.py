@@ -163,3 +163,15 @@ def test_a_restricted_graph_parses_what_it_reaches_light() -> None:
     assert view.parsed["charset.py"].content_hash.startswith(LIGHT_PREFIX)
     assert view.resolved("charset.py")  # references wanted: parsed fully then
     assert not view.parsed["charset.py"].content_hash.startswith(LIGHT_PREFIX)
+
+
+def test_hashes_remembered_by_identity_stay_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    import codegym.context.engine as engine_module
+    from codegym.context.cache import content_hash
+
+    monkeypatch.setattr(engine_module, "_HASHED_BYTES_KEPT", 100)
+    engine = ContextEngine()
+    blobs = [bytes([i]) * 30 for i in range(10)]
+    assert [engine._hash(b) for b in blobs] == [content_hash(b) for b in blobs]
+    assert engine._hashed_bytes <= 100 and len(engine._hashes) == 3
+    assert engine._hash(blobs[-1]) == content_hash(blobs[-1])  # remembered: same object
