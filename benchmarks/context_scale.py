@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/context_scale.py [--packages rich,networkx,sympy] [--holes 5]
                                                  [--lazy-min-bytes N | --lazy-min-bytes none]
+    .venv/bin/python benchmarks/context_scale.py --quality 30 [--packages sympy] [--lines 30000,60000]
+    .venv/bin/python benchmarks/context_scale.py --recall-lazy [context_recall.py's options]
 
 Each measurement runs in a fresh child process (so peak memory is that query's, not the benchmark's):
   cold         new engine, no caches: scan + index + rank + render. Below the engine's lazy_min_bytes
@@ -15,6 +17,9 @@ Each measurement runs in a fresh child process (so peak memory is that query's, 
 Wall seconds, CPU seconds and peak RSS (ru_maxrss of the child, includes the interpreter and
 tree-sitter, about 60 MB before any work). The hole of cold / disk-warm is the middle line of the
 largest file.
+
+--quality N compares the recall of full and lazy answers on N holes per package; --recall-lazy runs
+context_recall.py with every query on a lazy graph (what laziness costs on its packages).
 """
 
 from __future__ import annotations
@@ -117,7 +122,23 @@ def quality(root: Path, package: str, holes: int, lines: list[int]) -> None:
         )
 
 
+def recall_lazy(args: list[str]) -> None:
+    """benchmarks/context_recall.py with every query on a lazy graph (`lazy_min_bytes=0`)."""
+    import runpy
+
+    from codegym.context.engine import ContextEngine
+
+    assert ContextEngine.__init__.__kwdefaults__ is not None
+    ContextEngine.__init__.__kwdefaults__["lazy_min_bytes"] = 0  # what `ContextEngine()` there gets
+    script = Path(__file__).resolve().parent / "context_recall.py"
+    sys.argv = [str(script), *args]
+    runpy.run_path(str(script), run_name="__main__")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--recall-lazy":
+        recall_lazy(sys.argv[2:])
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         lazy = None if sys.argv[6] == "none" else int(sys.argv[6])
         child(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), lazy)
