@@ -16,7 +16,7 @@ the ranking's name index) are built over. `neighbourhood` picks them for one fil
 4. the files the covered ones use most (`most_used`, resolved with light parses), within a quarter
    of `max_lines` more.
 
-Step 3 reads only word sets (`words_of`, one regex pass per file, cached by content hash by the
+Step 3 reads only word sets (`words_of`, one translate + split per file, cached by content hash by the
 engine), never parses. The choice depends only on the repository state and the file, so a query
 gives the same answer whatever was asked before. An edit of the file that changes what its code
 reaches changes its neighbourhood: the engine then patches the graph (`RepoGraph.updated`) and

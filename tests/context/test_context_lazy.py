@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import email
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,30 @@ def test_hashes_remembered_by_identity_stay_within_their_byte_budget(monkeypatch
     assert [engine._hash(b) for b in blobs] == [content_hash(b) for b in blobs]
     assert engine._hashed_bytes <= 100 and len(engine._hashes) == 3
     assert engine._hash(blobs[-1]) == content_hash(blobs[-1])  # remembered: same object
+
+
+def test_a_lazy_answer_is_the_same_in_every_process() -> None:
+    """Set iteration order changes with the hash seed; the neighbourhood and the answer must not."""
+    import subprocess
+    import sys
+
+    code = (
+        "import email, sys; from pathlib import Path; from codegym.context import ContextEngine;"
+        "from codegym.context.repo import scan_repo;"
+        "repo = scan_repo(Path(email.__file__).parent); engine = ContextEngine(lazy_min_bytes=0);"
+        "ctx = engine.query(repo, 'feedparser.py', 300, 1024);"
+        "print(engine.graph(repo, focus='feedparser.py').covered); print(ctx.text)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
