@@ -203,3 +203,22 @@ def test_a_lazy_answer_is_the_same_in_every_process() -> None:
         for seed in ("1", "2", "3")
     }
     assert len(outputs) == 1
+
+
+def test_editing_another_covered_file_patches_the_lazy_graph_too() -> None:
+    repo = scan_repo(ROOTS[0])
+    engine = ContextEngine(lazy_min_bytes=0)
+    engine.query(repo, "mime/text.py", 30, 1024)
+    covered = engine.graph(repo, focus="mime/text.py").covered
+    edits = [e for e in holes(repo, ContextEngine(), 40) if e[0] in covered and e[0] != "mime/text.py"]
+    assert edits
+    path, _, blanked = edits[0]
+    files = RepoFiles({**repo.files, path: blanked}, repo.root_name)
+    before = engine.stats["incremental_builds"]
+    patched = engine.query(files, "mime/text.py", 30, 1024)
+    assert engine.stats["incremental_builds"] == before + 1
+    fresh_engine = ContextEngine(lazy_min_bytes=0)
+    assert patched.text == fresh_engine.query(files, "mime/text.py", 30, 1024).text
+    graph, fresh = engine.graph(files, focus="mime/text.py"), fresh_engine.graph(files, focus="mime/text.py")
+    assert graph.covered == fresh.covered
+    assert graph_tables(graph) == graph_tables(fresh)
