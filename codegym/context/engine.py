@@ -10,10 +10,12 @@ Repositories of `lazy_min_bytes` of sources or more get a lazy graph per queried
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +49,20 @@ _HASHED_BYTES_KEPT = 64_000_000
 _TOP_UP_ROUNDS = 3
 # ~300k lines: below, a full build costs under ~4 s of CPU and gives the exact repository-wide tables
 LAZY_MIN_BYTES = 12_000_000
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while parsing and resolving: they allocate millions of
+    acyclic tuples, and the collections this triggers cost 12-23% of a first query (sympy, networkx).
+    Whatever cycles appear meanwhile are collected once it is back on."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class ContextEngine:
@@ -94,6 +110,10 @@ class ContextEngine:
         With a `focus` file and a repository of `lazy_min_bytes` or more, a lazy graph covering that
         file's neighbourhood; otherwise the full graph.
         """
+        with _gc_paused():
+            return self._graph(repo, focus)
+
+    def _graph(self, repo: RepoFiles, focus: str | None) -> RepoGraph:
         hashes = {path: self._hash(data) for path, data in repo.files.items()}
         key = hashlib.blake2b(
             repr((repo.root_name, sorted(hashes.items()))).encode(), digest_size=16
@@ -289,10 +309,22 @@ class ContextEngine:
         file = Path(file).as_posix()
         if file not in repo.files:
             raise FileNotFoundError(f"{file} is not a Python file of the repository")
+        with _gc_paused():
+            return self._query(repo, file, line, budget_tokens, count_tokens, options)
+
+    def _query(
+        self,
+        repo: RepoFiles,
+        file: str,
+        line: int,
+        budget_tokens: int,
+        count_tokens: TokenCounter | None,
+        options: RenderOptions | None,
+    ) -> Context:
         opts = options or RenderOptions()
         count = count_tokens or estimate_tokens
         t0 = time.perf_counter()
-        graph = self.graph(repo, focus=file)
+        graph = self._graph(repo, focus=file)
         t1 = time.perf_counter()
         hole = locate_hole(graph, file, max(1, line))
         ranked = rank(graph, hole, self.weights)

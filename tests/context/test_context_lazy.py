@@ -222,3 +222,18 @@ def test_editing_another_covered_file_patches_the_lazy_graph_too() -> None:
     graph, fresh = engine.graph(files, focus="mime/text.py"), fresh_engine.graph(files, focus="mime/text.py")
     assert graph.covered == fresh.covered
     assert graph_tables(graph) == graph_tables(fresh)
+
+
+def test_a_query_leaves_the_garbage_collector_as_it_found_it() -> None:
+    import gc
+
+    repo = scan_repo(ROOTS[1])
+    assert gc.isenabled()
+    ContextEngine().query(repo, "handlers.py", 100, 512)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ContextEngine(lazy_min_bytes=0).query(repo, "handlers.py", 100, 512)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
