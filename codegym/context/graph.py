@@ -177,8 +177,8 @@ class RepoGraph:
 
     def __init__(self, sources: Mapping[str, bytes], parsed: Mapping[str, ParsedFile], root_name: str = ""):
         self.sources = dict(sources)
-        self.parsed = dict(parsed)
-        self.index = {path: FileIndex.build(p) for path, p in self.parsed.items()}
+        self.parsed: Mapping[str, ParsedFile] = dict(parsed)  # a LazyMap in lazy graphs
+        self.index: Mapping[str, FileIndex] = {path: FileIndex.build(p) for path, p in self.parsed.items()}
         self.module_of = module_names(self.parsed, root_name)
         self.path_of = module_aliases(self.module_of)
         self.root_name = root_name
