@@ -2,7 +2,8 @@
 
 Parse with tree-sitter (`parser`), cache parses by content hash (`cache`), resolve imports, names and
 class hierarchies across files (`graph`), rank definitions for the hole (`rank`) and render them with
-the local window inside the budget (`render`). `engine` holds the entry points.
+the local window inside the budget (`render`). `engine` holds the entry points; on large repositories
+it builds a lazy graph of the queried file's neighbourhood (`lazy`) instead of parsing everything.
 """
 
 from codegym.context.engine import ContextEngine, build_context, build_task_context, task_hole

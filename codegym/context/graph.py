@@ -5,17 +5,23 @@ scopes but not class bodies, `global`/`nonlocal` redirect, local bindings shadow
 follows re-exports (`__init__.py`, star imports honouring `__all__`) and falls back to the submodule
 `m.x`, and `self.name` / `cls.name` / `super().name` walk the class hierarchy. Everything is memoised:
 a graph is immutable once built, and a changed file means a new graph (parses come from the cache).
+
+A graph is either full (every file parsed up front) or lazy (`RepoGraph.lazy`): files are parsed when
+resolution first reaches them, and the repository-wide tables (in-degree, users, and the ranking's
+tables built by iterating `graph.parsed`) cover only the graph's `covered` files. With every file
+covered a lazy graph gives the same answers as a full one.
 """
 
 from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from codegym.context.model import MODULE_SCOPE, Definition, ImportBinding, ParsedFile, Reference
+from codegym.context.parser import LIGHT_PREFIX
 from codegym.context.repo import module_aliases, module_names
 
 
@@ -106,6 +112,62 @@ def reachable_indices(parsed: ParsedFile) -> list[int]:
     return out
 
 
+V = TypeVar("V")
+
+
+class LazyMap(Mapping[str, V]):
+    """Per-file values computed on first access (parses, file indices).
+
+    Lookup and membership cover every file of `universe`; iteration and len cover only `keys`, the
+    files the graph's repository-wide tables are built over (code that iterates `graph.parsed` to
+    build such a table thereby sees only those).
+    """
+
+    def __init__(
+        self,
+        universe: Collection[str],
+        keys: Collection[str],
+        compute: Callable[[str], V],
+        done: dict[str, V] | None = None,
+    ) -> None:
+        self._universe = universe
+        self._keys = keys
+        self._compute = compute
+        self._done: dict[str, V] = {} if done is None else done
+
+    def __getitem__(self, path: str) -> V:
+        hit = self._done.get(path)
+        if hit is None:
+            if path not in self._universe:
+                raise KeyError(path)
+            hit = self._done[path] = self._compute(path)
+        return hit
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._universe
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def computed(self) -> dict[str, V]:
+        """What has been computed so far (shared: views of one repository state share it)."""
+        return self._done
+
+    def view(self, keys: Collection[str], compute: Callable[[str], V] | None = None) -> LazyMap[V]:
+        """The same values (shared, computed once) iterated over other keys; `compute` replaces how
+        values not computed yet are made."""
+        return LazyMap(self._universe, keys, compute or self._compute, self._done)
+
+    def replaced(
+        self, universe: Collection[str], path: str, value: V, compute: Callable[[str], V]
+    ) -> LazyMap[V]:
+        """A copy with one file's value replaced (values computed later are not shared back)."""
+        return LazyMap(universe, self._keys, compute, {**self._done, path: value})
+
+
 def _is_accessor(d: Definition) -> bool:
     return any(dec in (f"{d.name}.setter", f"{d.name}.deleter") for dec in d.decorators)
 
@@ -115,8 +177,8 @@ class RepoGraph:
 
     def __init__(self, sources: Mapping[str, bytes], parsed: Mapping[str, ParsedFile], root_name: str = ""):
         self.sources = dict(sources)
-        self.parsed = dict(parsed)
-        self.index = {path: FileIndex.build(p) for path, p in self.parsed.items()}
+        self.parsed: Mapping[str, ParsedFile] = dict(parsed)  # a LazyMap in lazy graphs
+        self.index: Mapping[str, FileIndex] = {path: FileIndex.build(p) for path, p in self.parsed.items()}
         self.module_of = module_names(self.parsed, root_name)
         self.path_of = module_aliases(self.module_of)
         self.root_name = root_name
@@ -129,6 +191,77 @@ class RepoGraph:
         self._users: dict[Sym, set[tuple[str, int]]] | None = None
         self.memo: dict[str, object] = {}  # derived tables other modules attach (ranking's name index)
         self.renumbered: tuple[str, dict[int, int]] | None = None  # set by `updated`: moved indices
+        self._parse: Callable[[str, bytes], ParsedFile] | None = None  # lazy graphs: parses a file
+        self._light: Callable[[str, bytes], ParsedFile] | None = None  # ... without its references
+        self.focus: str | None = None  # lazy graphs: the file whose neighbourhood is covered
+
+    @classmethod
+    def lazy(
+        cls,
+        sources: Mapping[str, bytes],
+        parse: Callable[[str, bytes], ParsedFile],
+        root_name: str = "",
+        covered: Iterable[str] = (),
+        light: Callable[[str, bytes], ParsedFile] | None = None,
+    ) -> RepoGraph:
+        """A graph that parses a file when resolution first needs it: `light(path, source)` if given
+        (a parse without references, enough to resolve names into the file), else `parse`, which
+        `resolved` uses for a file whose references are needed. Its repository-wide tables cover
+        only `covered` (see `restricted`); `prime` hands it full parses made in a batch."""
+        graph = cls.__new__(cls)
+        graph.sources = dict(sources)
+        graph._parse, graph._light = parse, light
+        keys = tuple(dict.fromkeys(covered))
+        first = light or parse
+        graph.parsed = LazyMap(graph.sources, keys, lambda p: first(p, graph.sources[p]))
+        graph.index = LazyMap(graph.sources, keys, lambda p: FileIndex.build(graph.parsed[p]))
+        graph.module_of = module_names(graph.sources, root_name)
+        graph.path_of = module_aliases(graph.module_of)
+        graph.root_name = root_name
+        graph._names, graph._refs, graph._exports, graph._mro, graph._resolved = {}, {}, {}, {}, {}
+        graph._in_degree = graph._users = None
+        graph.memo, graph.renumbered, graph.focus = {}, None, None
+        return graph
+
+    def prime(self, parsed: Mapping[str, ParsedFile]) -> None:
+        """Hand a lazy graph parses made in a batch, before resolution asks for them one by one."""
+        if isinstance(self.parsed, LazyMap):
+            self.parsed.computed().update(parsed)
+
+    @property
+    def is_lazy(self) -> bool:
+        return isinstance(self.parsed, LazyMap)
+
+    @property
+    def covered(self) -> tuple[str, ...]:
+        """The files the repository-wide tables (in-degree, users, ranking's tables) are built over."""
+        return tuple(self.parsed)
+
+    def restricted(
+        self,
+        covered: Iterable[str],
+        focus: str | None = None,
+        light: Callable[[str, bytes], ParsedFile] | None = None,
+    ) -> RepoGraph:
+        """A lazy graph of the same repository state whose repository-wide tables cover `covered`.
+
+        Parses and resolutions (which do not depend on what is covered) are shared with this graph;
+        in-degree, users and the memo tables are the new graph's own. `light` replaces how files
+        not parsed yet are parsed.
+        """
+        if not isinstance(self.parsed, LazyMap) or not isinstance(self.index, LazyMap):
+            raise TypeError("restricted() needs a lazy graph")
+        keys = tuple(dict.fromkeys(covered))
+        graph = RepoGraph.__new__(RepoGraph)
+        graph.__dict__.update(self.__dict__)
+        first = light or self._light or self._parse
+        assert first is not None
+        graph._light = light or self._light
+        graph.parsed = self.parsed.view(keys, lambda p: first(p, graph.sources[p]))
+        graph.index = self.index.view(keys, lambda p: FileIndex.build(graph.parsed[p]))
+        graph._in_degree = graph._users = None
+        graph.memo, graph.renumbered, graph.focus = {}, None, focus
+        return graph
 
     # --- modules and imports -----------------------------------------------------------------------
     def definition(self, sym: Sym) -> Definition | None:
@@ -366,12 +499,31 @@ class RepoGraph:
 
         new = RepoGraph.__new__(RepoGraph)
         new.sources = {**self.sources, path: source}
-        new.parsed = {**self.parsed, path: parsed}
-        new.index = {**self.index, path: FileIndex.build(parsed)}
+        if isinstance(self.parsed, LazyMap) and isinstance(self.index, LazyMap):
+            if path not in self.covered:
+                return None  # the patch below only knows the covered files' references
+            first = self._light or self._parse
+            assert first is not None
+            new._parse, new._light, new.focus = self._parse, self._light, self.focus
+            new.parsed = self.parsed.replaced(new.sources, path, parsed, lambda p: first(p, new.sources[p]))
+            new.index = self.index.replaced(
+                new.sources, path, FileIndex.build(parsed), lambda p: FileIndex.build(new.parsed[p])
+            )
+        else:
+            new._parse, new._light, new.focus = None, None, None
+            new.parsed = {**self.parsed, path: parsed}
+            new.index = {**self.index, path: FileIndex.build(parsed)}
         new.module_of, new.path_of, new.root_name = self.module_of, self.path_of, self.root_name
         new._names, new._refs, new._exports, new._mro = {}, {}, {}, {}
         dependents = self.dependents(path) if moved else set()
-        new._resolved = {p: rows for p, rows in self._resolved.items() if p != path and p not in dependents}
+        covered = set(self.parsed)
+        # an uncovered file resolved on demand may point into the edited file without being among
+        # the dependents (which only the covered files' references make): it resolves again
+        new._resolved = {
+            p: rows
+            for p, rows in self._resolved.items()
+            if p != path and p not in dependents and (p in covered or not moved)
+        }
         for p in dependents:
             new._resolved[p] = [(ref, renumber(sym)) for ref, sym in self.resolved(p)]
         new._in_degree = new._users = None
@@ -433,7 +585,14 @@ class RepoGraph:
         """Every reference of a file with its target, in source order (memoised)."""
         found = self._resolved.get(path)
         if found is None:
-            found = [(ref, self.resolve_ref(path, ref)) for ref in self.parsed[path].references]
+            parsed = self.parsed[path]
+            if parsed.content_hash.startswith(LIGHT_PREFIX) and self._parse is not None:
+                # a lazy graph parsed this file without its references: parse it fully now (same
+                # definitions, so every Sym into it stays valid)
+                parsed = self._parse(path, self.sources[path])
+                if isinstance(self.parsed, LazyMap):
+                    self.parsed.computed()[path] = parsed
+            found = [(ref, self.resolve_ref(path, ref)) for ref in parsed.references]
             self._resolved[path] = found
         return found
 
