@@ -108,10 +108,15 @@ class RankWeights:
     mention: float = 1.5  # named verbatim (snake_case, CamelCase or `quoted`) in the signature or docstring
     co_usage: float = 2.0  # used by the repo's scopes that use what the hole is known to use
     centrality: float = 0.6
-    member: float = 2.0  # members of the best-ranked classes, by their own centrality and name match
+    member: float = 3.0  # members of the best-ranked classes, by their own centrality and name match
     member_lexical: float = 0.3  # name match alone counts this much for a member of an unranked class
     classes_expanded: int = 8
     member_base: float = 0.15
+    member_name: float = 1.5  # name match of a member of a ranked class
+    # an instance method of a class the hole does not derive from is reached through an object, which
+    # static resolution cannot see; what a body reaches as `Cls.name` is a classmethod, staticmethod,
+    # class attribute or nested class
+    instance_member: float = 0.25
     distance_lines: float = 40.0  # half-weight distance for file references
     spread: float = 3.0  # down-weighting of file references by the share of the file's functions using them
 
@@ -127,6 +132,16 @@ def subwords(name: str) -> list[str]:
             word = word[:-1]
         out.append(word)
     return out
+
+
+def class_level(d: Definition | None) -> bool:
+    """Whether a class member is reached through the class itself (`Cls.name`): a classmethod or
+    staticmethod, a class attribute, a nested class; an instance method or property is not."""
+    if d is None:
+        return False
+    if d.kind != "method":
+        return True
+    return any(dec.rsplit(".", 1)[-1] in ("classmethod", "staticmethod") for dec in d.decorators)
 
 
 def locate_hole(graph: RepoGraph, path: str, line: int) -> Hole:
@@ -313,6 +328,7 @@ class _Scorer:
             graph.enclosing_class(hole.path, hole.function) if hole.function != MODULE_SCOPE else None
         )
         self.lexical = _lexical(self.names, _query_tokens(graph, hole))
+        self._ancestors = set(graph.mro(self.hole_class)) if self.hole_class is not None else set()
         degree = graph.in_degree()
         self._degree = degree
         self._norm = math.log1p(max(degree.values(), default=1)) or 1.0
@@ -365,7 +381,8 @@ class _Scorer:
     def imports(self) -> None:
         """An import the rest of the file no longer uses is what the missing body used."""
         w = self.w
-        for star, target, count in _import_uses(self.graph, self.hole):
+        imported, through = _import_uses(self.graph, self.hole)
+        for star, target, count in imported:
             if target.is_definition and count == 0 and star:
                 # a star import brings many names: unused ones are only as likely as module members
                 self.add(target, w.module_member * self._member_strength(target))
@@ -376,9 +393,11 @@ class _Scorer:
                     self.known.add(target)
             elif target.index == MODULE_SCOPE:
                 factor = w.unused_module_member if count == 0 else w.module_member
-                for i in self.graph.index[target.path].module_defs.values():
-                    member = Sym(target.path, i)
+                for member in _module_members(self.graph, target.path):
                     self.add(member, factor * self._member_strength(member))
+        for member, count in through.items():
+            # `nodes.Const` used elsewhere in the file counts as much as `from .nodes import Const` would
+            self.add(member, w.used_import * (1 + math.log1p(count)) / 2)
 
     def _member_strength(self, sym: Sym) -> float:
         return 0.2 + self.lexical.get(sym, 0.0) + self.centrality(sym)
@@ -407,12 +426,26 @@ class _Scorer:
         """Name similarity with the signature and docstring, and verbatim mentions."""
         w = self.w
         for sym, value in self.lexical.items():
-            factor = w.member_lexical if sym in self.names.members else 1.0
+            factor = 1.0
+            if sym in self.names.members:
+                # a method named like the hole says nothing unless the body can reach its class: the
+                # classes the file uses get their members matched in `class_members`
+                if not self._related(sym):
+                    continue
+                factor = w.member_lexical
             if self.kind(sym) == "attribute":
                 factor *= w.attribute_factor
             self.add(sym, w.lexical * value * factor)
         for sym in _mentions(self.graph, self.hole):
             self.add(sym, w.mention)
+
+    def _related(self, member: Sym) -> bool:
+        """Whether a member's class is one the hole's file reaches (scored so far) or an ancestor."""
+        d = self.graph.definition(member)
+        if d is None or d.parent == MODULE_SCOPE:
+            return True
+        cls = Sym(member.path, d.parent)
+        return cls in self.scores or cls in self._ancestors
 
     def co_usage(self) -> None:
         if self.known:
@@ -429,13 +462,17 @@ class _Scorer:
             return
         best = classes[0][1]
         for cls, score in classes:
+            inherited = cls in self._ancestors  # `self.name` reaches its instance methods too
             for name, i in self.graph.index[cls.path].members.get(cls.index, {}).items():
                 if name.startswith("__") and name.endswith("__"):
                     continue  # dunders are reached through syntax, not by name
                 member = Sym(cls.path, i)
-                strength = self.w.member_base + 0.5 * self.lexical.get(member, 0.0) + self.centrality(member)
+                lexical = self.w.member_name * self.lexical.get(member, 0.0)
+                strength = self.w.member_base + lexical + self.centrality(member)
                 if self.kind(member) == "attribute":
                     strength *= self.w.attribute_factor
+                elif not inherited and not class_level(self.graph.definition(member)):
+                    strength *= self.w.instance_member
                 self.add(member, self.w.member * (score / best) * strength)
 
     def centrality_prior(self) -> None:
@@ -512,9 +549,10 @@ def _lexical(names: _NameIndex, query: dict[str, float]) -> dict[Sym, float]:
     return {sym: value / top for sym, value in raw.items()} if top else {}
 
 
-def _import_uses(graph: RepoGraph, hole: Hole) -> list[tuple[bool, Sym, int]]:
+def _import_uses(graph: RepoGraph, hole: Hole) -> tuple[list[tuple[bool, Sym, int]], Counter[Sym]]:
     """(from a star import?, target, uses outside the hole) for the imports visible at the hole and not
-    shadowed there; a star import contributes every name it brings in."""
+    shadowed there (a star import contributes every name it brings in), and the definitions reached as
+    `module.NAME` outside the hole with their use counts."""
     parsed = graph.parsed[hole.path]
     visible_scopes = {MODULE_SCOPE}
     scope = hole.function
@@ -522,12 +560,18 @@ def _import_uses(graph: RepoGraph, hole: Hole) -> list[tuple[bool, Sym, int]]:
         visible_scopes.add(scope)
         scope = parsed.definitions[scope].parent
     uses: Counter[tuple[str, Sym]] = Counter()
+    through: Counter[Sym] = Counter()
     for ref, _sym in graph.resolved(hole.path):
         if hole.start_byte <= ref.byte < hole.end_byte:
             continue
         root = graph.resolve_name(hole.path, ref.scope, ref.chain[0])
-        if root is not None:
-            uses[(ref.chain[0], root)] += 1
+        if root is None:
+            continue
+        uses[(ref.chain[0], root)] += 1
+        if root.index == MODULE_SCOPE and len(ref.chain) > 1:
+            member = _through_modules(graph, root, ref.chain[1:])
+            if member is not None:
+                through[member] += 1
     out = []
     for binding in parsed.imports:
         if binding.scope not in visible_scopes:
@@ -542,7 +586,39 @@ def _import_uses(graph: RepoGraph, hole: Hole) -> list[tuple[bool, Sym, int]]:
             if graph.resolve_name(hole.path, hole.scope, local) != target:
                 continue  # shadowed at the hole (a parameter or local of the same name)
             out.append((binding.star, target, uses[(local, target)]))
-    return out
+    return out, through
+
+
+def _module_members(graph: RepoGraph, path: str) -> list[Sym]:
+    """What `module.NAME` can reach: the module's own top-level definitions and the definitions it
+    re-exports (`from .wait import wait_for_write` in a package's `__init__.py`, or named in `__all__`)."""
+    memo = graph.memo.setdefault("module_members", {})
+    assert isinstance(memo, dict)
+    found = memo.get(path)
+    if found is None:
+        index = graph.index[path]
+        found = [Sym(path, i) for i in index.module_defs.values()]
+        exported = graph.parsed[path].dunder_all or ()
+        package = path == "__init__.py" or path.endswith("/__init__.py")
+        for local in index.imports.get(MODULE_SCOPE, {}):
+            # a plain module's imports are its own tools, not its interface
+            if local not in index.module_defs and (package or local in exported):
+                target = graph.export(path, local)
+                if target is not None and target.is_definition and target.path != path:
+                    found.append(target)
+        memo[path] = found
+    return found
+
+
+def _through_modules(graph: RepoGraph, module: Sym, parts: tuple[str, ...]) -> Sym | None:
+    """The first definition an attribute chain rooted at a module reaches: `nodes.Const.x` -> Const,
+    `os_mod.path.NAME` -> NAME (submodules and re-exports followed)."""
+    sym: Sym | None = module
+    for part in parts:
+        sym = graph.member(sym, part) if sym is not None else None
+        if sym is None or sym.is_definition:
+            return sym
+    return None
 
 
 def _star_names(graph: RepoGraph, path: str, binding: ImportBinding) -> list[tuple[str, Sym | None]]:
