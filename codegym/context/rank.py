@@ -117,6 +117,8 @@ class RankWeights:
     # static resolution cannot see; what a body reaches as `Cls.name` is a classmethod, staticmethod,
     # class attribute or nested class
     instance_member: float = 0.25
+    private_member: float = 0.2  # `_name` members of classes the hole's class does not derive from
+    private_variable: float = 0.5  # `_name` module-level variables of other modules
     distance_lines: float = 40.0  # half-weight distance for file references
     spread: float = 3.0  # down-weighting of file references by the share of the file's functions using them
 
@@ -311,6 +313,7 @@ def rank(graph: RepoGraph, hole: Hole, weights: RankWeights | None = None) -> li
     scorer.co_usage()
     scorer.class_members()
     scorer.centrality_prior()
+    scorer.privacy()
     return sorted(scorer.scores.items(), key=lambda item: (-item[1], item[0].path, item[0].index))
 
 
@@ -425,6 +428,7 @@ class _Scorer:
     def name_similarity(self) -> None:
         """Name similarity with the signature and docstring, and verbatim mentions."""
         w = self.w
+        self._reached = set(self.scores)  # before this signal adds classes by name alone
         for sym, value in self.lexical.items():
             factor = 1.0
             if sym in self.names.members:
@@ -445,7 +449,7 @@ class _Scorer:
         if d is None or d.parent == MODULE_SCOPE:
             return True
         cls = Sym(member.path, d.parent)
-        return cls in self.scores or cls in self._ancestors
+        return cls in self._reached or cls in self._ancestors
 
     def co_usage(self) -> None:
         if self.known:
@@ -478,6 +482,19 @@ class _Scorer:
     def centrality_prior(self) -> None:
         for sym in list(self.scores):
             self.scores[sym] += self.w.centrality * self.centrality(sym)
+
+    def privacy(self) -> None:
+        """`_name` members of classes the hole does not derive from, and `_name` module variables, are
+        internals other modules rarely touch (the hole's own class hierarchy reaches them as `self._x`)."""
+        for sym in list(self.scores):
+            d = self.graph.definition(sym)
+            if d is None or not d.name.startswith("_") or d.name.endswith("__"):
+                continue
+            if d.parent != MODULE_SCOPE:
+                if Sym(sym.path, d.parent) not in self._ancestors:
+                    self.scores[sym] *= self.w.private_member
+            elif d.kind == "variable":
+                self.scores[sym] *= self.w.private_variable
 
 
 def _query_tokens(graph: RepoGraph, hole: Hole) -> dict[str, float]:
