@@ -58,16 +58,13 @@ _STOP = frozenset(
         "values",
         "param",
         "type",
-        "str",
-        "int",
-        "bool",
-        "dict",
-        "list",
-        "object",
         "args",
         "kwargs",
     }
 )
+# builtin type names: noise in annotations and docstrings, but a definition named `Dict` / `List` is what
+# `parse_dict` builds, so names keep them
+_TYPE_WORDS = frozenset({"str", "int", "bool", "dict", "list", "object"})
 _CANDIDATE_KINDS = frozenset({"function", "method", "class", "constant", "variable", "attribute"})
 
 
@@ -110,6 +107,7 @@ class RankWeights:
     centrality: float = 0.6
     member: float = 3.0  # members of the best-ranked classes, by their own centrality and name match
     member_lexical: float = 0.3  # name match alone counts this much for a member of an unranked class
+    class_level_lexical: float = 1.0  # ... for a classmethod / staticmethod of a class the file uses
     classes_expanded: int = 8
     member_base: float = 0.15
     member_name: float = 1.5  # name match of a member of a ranked class
@@ -123,12 +121,13 @@ class RankWeights:
     spread: float = 3.0  # down-weighting of file references by the share of the file's functions using them
 
 
-def subwords(name: str) -> list[str]:
-    """`getTextStderr` / `get_text_stderr` -> ["text", "stderr"] (lower-cased, stop words and plurals off)."""
+def subwords(name: str, types: bool = True) -> list[str]:
+    """`getTextStderr` / `get_text_stderr` -> ["text", "stderr"] (lower-cased, stop words and plurals
+    off; builtin type words too unless `types`)."""
     out = []
     for part in _SPLIT.findall(name):
         word = part.lower()
-        if len(word) < 2 or word in _STOP:
+        if len(word) < 2 or word in _STOP or (not types and word in _TYPE_WORDS):
             continue
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]
@@ -437,6 +436,8 @@ class _Scorer:
                 if not self._related(sym):
                     continue
                 factor = w.member_lexical
+                if class_level(self.graph.definition(sym)) and self.kind(sym) == "method":
+                    factor = w.class_level_lexical  # `Control.clear` for `Console.clear`
             if self.kind(sym) == "attribute":
                 factor *= w.attribute_factor
             self.add(sym, w.lexical * value * factor)
@@ -508,14 +509,14 @@ def _query_tokens(graph: RepoGraph, hole: Hole) -> dict[str, float]:
         weights[tok] += 2.0
     header = _slice(graph.sources[hole.path], d.start_byte, d.header_end)
     for word in _WORD.findall(header):
-        for tok in subwords(word):
+        for tok in subwords(word, types=False):
             weights[tok] += 1.0
     doc = _docstring(graph, hole.path, d)
     for word in set(_WORD.findall(doc)):
-        for tok in subwords(word):
+        for tok in subwords(word, types=False):
             weights[tok] += 0.5
     if d.kind == "method" and d.parent != MODULE_SCOPE:
-        for tok in subwords(parsed.definitions[d.parent].name):
+        for tok in subwords(parsed.definitions[d.parent].name, types=False):
             weights[tok] += 0.5
     return weights
 
