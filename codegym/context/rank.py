@@ -331,6 +331,7 @@ class _Scorer:
         )
         self.lexical = _lexical(self.names, _query_tokens(graph, hole))
         self._ancestors = set(graph.mro(self.hole_class)) if self.hole_class is not None else set()
+        self._reached: set[Sym] = set()
         degree = graph.in_degree()
         self._degree = degree
         self._norm = math.log1p(max(degree.values(), default=1)) or 1.0
@@ -458,9 +459,15 @@ class _Scorer:
                 self.add(sym, self.w.co_usage * value)
 
     def class_members(self) -> None:
-        """Members of the classes that ranked well: `Segment.line(...)` needs `Segment` first."""
+        """Members of the classes that ranked well: `Segment.line(...)` needs `Segment` first. Only
+        classes the file reaches (or the hole's bases): one matched by name alone is too far-fetched
+        for its members to be matched too."""
         classes = sorted(
-            ((sym, score) for sym, score in self.scores.items() if self.kind(sym) == "class"),
+            (
+                (sym, score)
+                for sym, score in self.scores.items()
+                if self.kind(sym) == "class" and (sym in self._reached or sym in self._ancestors)
+            ),
             key=lambda item: -item[1],
         )[: self.w.classes_expanded]
         if not classes:

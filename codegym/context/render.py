@@ -54,7 +54,7 @@ class RenderOptions:
     max_candidates: int = 400  # ranked candidates considered before giving up on filling the budget
     max_detailed: int = 4  # at most this many get a docstring or whole body; signatures carry recall
     usable_value: float = 0.2  # worth of showing how to call a found definition, in shares of finding it
-    detail_value: float = 0.05  # worth of annotations / a docstring / a body, in shares of being found
+    detail_value: float = 0.02  # worth of annotations / a docstring / a body, in shares of being found
     name_cost: int = 14  # typical tokens of a name-tier item, until it is rendered
     min_fill: float = 0.9  # top up with more candidates while the text uses less of the budget
 
