@@ -2,11 +2,15 @@
 
 Signals (weights in `RankWeights`): what the hole function's own code references (signature,
 decorators, any body lines already written), what the file imports but no longer uses elsewhere,
-what the rest of the file and the sibling methods reference (decaying with distance), the class
+what it imports and uses (`from m import X` and `m.X` alike) and the members of the modules it
+imports (package re-exports included), what the rest of the file and the sibling methods reference
+(decaying with distance, down-weighted when most of the file's functions use it), the class
 hierarchy (bases, the overridden method and what it calls), names shared with the signature and
-docstring (IDF-weighted subwords, exact mentions), co-usage with the hole's known targets across the
-repo, and a centrality prior (distinct referencing scopes). Only code outside the hole's body is
-read: the body being written is never seen.
+docstring (IDF-weighted subwords, exact mentions; a member only when the file reaches its class),
+co-usage with the hole's known targets across the repo, the members of the classes that ranked
+(those reachable as `Cls.name` first: classmethods, staticmethods, class attributes; `_private`
+ones of classes the hole does not derive from last), and a centrality prior (distinct referencing
+scopes). Only code outside the hole's body is read: the body being written is never seen.
 """
 
 from __future__ import annotations
@@ -84,8 +88,9 @@ class Hole:
 class RankWeights:
     """Weights of the ranking signals.
 
-    Set by hand, then adjusted by a coordinate search on the benchmark's "dev" packages only (click,
-    requests, rich); the "held-out" packages of benchmarks/context_recall.py never took part.
+    Set by hand, then adjusted on the benchmark's "dev" packages only (click, requests, rich, urllib3,
+    PyYAML, Jinja2, Werkzeug; misses inspected with benchmarks/context_misses.py); the "held-out"
+    packages of benchmarks/context_recall.py never took part.
     """
 
     hole_ref: float = 2.0  # referenced by the hole function's signature, decorators or written lines
