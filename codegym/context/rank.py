@@ -97,7 +97,7 @@ class RankWeights:
     hole_ref_alias: float = 0.5  # ... when the target is a variable (type aliases in annotations)
     unused_import: float = 6.0  # imported by the file, used nowhere else in it: the body must use it
     used_import: float = 2.0
-    module_member: float = 0.5  # member of a module the file imports, by name similarity and centrality
+    module_member: float = 2.0  # member of a module the file imports, by name similarity and centrality
     unused_module_member: float = 3.0
     attribute_factor: float = 0.6  # class-level attributes are rarely what a body needs by name
     file_ref: float = 2.4  # referenced elsewhere in the file, decaying with distance from the hole
@@ -113,13 +113,13 @@ class RankWeights:
     member: float = 3.0  # members of the best-ranked classes, by their own centrality and name match
     member_lexical: float = 0.3  # name match alone counts this much for a member of an unranked class
     class_level_lexical: float = 1.0  # ... for a classmethod / staticmethod of a class the file uses
-    classes_expanded: int = 8
+    classes_expanded: int = 16
     member_base: float = 0.15
     member_name: float = 1.5  # name match of a member of a ranked class
     # an instance method of a class the hole does not derive from is reached through an object, which
     # static resolution cannot see; what a body reaches as `Cls.name` is a classmethod, staticmethod,
     # class attribute or nested class
-    instance_member: float = 0.25
+    instance_member: float = 0.1
     private_member: float = 0.2  # `_name` members of classes the hole's class does not derive from
     private_variable: float = 0.5  # `_name` module-level variables of other modules
     distance_lines: float = 40.0  # half-weight distance for file references

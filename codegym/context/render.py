@@ -56,7 +56,7 @@ class RenderOptions:
     usable_value: float = 0.2  # worth of showing how to call a found definition, in shares of finding it
     detail_value: float = 0.02  # worth of annotations / a docstring / a body, in shares of being found
     name_cost: int = 14  # typical tokens of a name-tier item, until it is rendered
-    min_fill: float = 0.9  # top up with more candidates while the text uses less of the budget
+    min_fill: float = 0.98  # top up with more candidates while the text uses less of the budget
 
 
 @dataclass
