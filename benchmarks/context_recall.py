@@ -14,6 +14,8 @@ pooled ("micro"). Latency per query:
   warm         the same repository state queried again: ranking + rendering only
 Tokens are counted with the estimate (codegym.context.tokens) unless --tokenizer is given.
 Ranking weights were tuned on the "dev" packages only; "held-out" rows are the honest figures.
+benchmarks/context_misses.py lists a dev package's missed definitions with their rank (never a
+held-out package's).
 """
 
 from __future__ import annotations

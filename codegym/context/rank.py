@@ -2,11 +2,15 @@
 
 Signals (weights in `RankWeights`): what the hole function's own code references (signature,
 decorators, any body lines already written), what the file imports but no longer uses elsewhere,
-what the rest of the file and the sibling methods reference (decaying with distance), the class
+what it imports and uses (`from m import X` and `m.X` alike) and the members of the modules it
+imports (package re-exports included), what the rest of the file and the sibling methods reference
+(decaying with distance, down-weighted when most of the file's functions use it), the class
 hierarchy (bases, the overridden method and what it calls), names shared with the signature and
-docstring (IDF-weighted subwords, exact mentions), co-usage with the hole's known targets across the
-repo, and a centrality prior (distinct referencing scopes). Only code outside the hole's body is
-read: the body being written is never seen.
+docstring (IDF-weighted subwords, exact mentions; a member only when the file reaches its class),
+co-usage with the hole's known targets across the repo, the members of the classes that ranked
+(those reachable as `Cls.name` first: classmethods, staticmethods, class attributes; `_private`
+ones of classes the hole does not derive from last), and a centrality prior (distinct referencing
+scopes). Only code outside the hole's body is read: the body being written is never seen.
 """
 
 from __future__ import annotations
@@ -58,16 +62,13 @@ _STOP = frozenset(
         "values",
         "param",
         "type",
-        "str",
-        "int",
-        "bool",
-        "dict",
-        "list",
-        "object",
         "args",
         "kwargs",
     }
 )
+# builtin type names: noise in annotations and docstrings, but a definition named `Dict` / `List` is what
+# `parse_dict` builds, so names keep them
+_TYPE_WORDS = frozenset({"str", "int", "bool", "dict", "list", "object"})
 _CANDIDATE_KINDS = frozenset({"function", "method", "class", "constant", "variable", "attribute"})
 
 
@@ -87,15 +88,16 @@ class Hole:
 class RankWeights:
     """Weights of the ranking signals.
 
-    Set by hand, then adjusted by a coordinate search on the benchmark's "dev" packages only (click,
-    requests, rich); the "held-out" packages of benchmarks/context_recall.py never took part.
+    Set by hand, then adjusted on the benchmark's "dev" packages only (click, requests, rich, urllib3,
+    PyYAML, Jinja2, Werkzeug; misses inspected with benchmarks/context_misses.py); the "held-out"
+    packages of benchmarks/context_recall.py never took part.
     """
 
     hole_ref: float = 2.0  # referenced by the hole function's signature, decorators or written lines
     hole_ref_alias: float = 0.5  # ... when the target is a variable (type aliases in annotations)
     unused_import: float = 6.0  # imported by the file, used nowhere else in it: the body must use it
     used_import: float = 2.0
-    module_member: float = 0.5  # member of a module the file imports, by name similarity and centrality
+    module_member: float = 2.0  # member of a module the file imports, by name similarity and centrality
     unused_module_member: float = 3.0
     attribute_factor: float = 0.6  # class-level attributes are rarely what a body needs by name
     file_ref: float = 2.4  # referenced elsewhere in the file, decaying with distance from the hole
@@ -108,25 +110,44 @@ class RankWeights:
     mention: float = 1.5  # named verbatim (snake_case, CamelCase or `quoted`) in the signature or docstring
     co_usage: float = 2.0  # used by the repo's scopes that use what the hole is known to use
     centrality: float = 0.6
-    member: float = 2.0  # members of the best-ranked classes, by their own centrality and name match
+    member: float = 3.0  # members of the best-ranked classes, by their own centrality and name match
     member_lexical: float = 0.3  # name match alone counts this much for a member of an unranked class
-    classes_expanded: int = 8
+    class_level_lexical: float = 1.0  # ... for a classmethod / staticmethod of a class the file uses
+    classes_expanded: int = 16
     member_base: float = 0.15
+    member_name: float = 1.5  # name match of a member of a ranked class
+    # an instance method of a class the hole does not derive from is reached through an object, which
+    # static resolution cannot see; what a body reaches as `Cls.name` is a classmethod, staticmethod,
+    # class attribute or nested class
+    instance_member: float = 0.1
+    private_member: float = 0.2  # `_name` members of classes the hole's class does not derive from
+    private_variable: float = 0.5  # `_name` module-level variables of other modules
     distance_lines: float = 40.0  # half-weight distance for file references
     spread: float = 3.0  # down-weighting of file references by the share of the file's functions using them
 
 
-def subwords(name: str) -> list[str]:
-    """`getTextStderr` / `get_text_stderr` -> ["text", "stderr"] (lower-cased, stop words and plurals off)."""
+def subwords(name: str, types: bool = True) -> list[str]:
+    """`getTextStderr` / `get_text_stderr` -> ["text", "stderr"] (lower-cased, stop words and plurals
+    off; builtin type words too unless `types`)."""
     out = []
     for part in _SPLIT.findall(name):
         word = part.lower()
-        if len(word) < 2 or word in _STOP:
+        if len(word) < 2 or word in _STOP or (not types and word in _TYPE_WORDS):
             continue
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]
         out.append(word)
     return out
+
+
+def class_level(d: Definition | None) -> bool:
+    """Whether a class member is reached through the class itself (`Cls.name`): a classmethod or
+    staticmethod, a class attribute, a nested class; an instance method or property is not."""
+    if d is None:
+        return False
+    if d.kind != "method":
+        return True
+    return any(dec.rsplit(".", 1)[-1] in ("classmethod", "staticmethod") for dec in d.decorators)
 
 
 def locate_hole(graph: RepoGraph, path: str, line: int) -> Hole:
@@ -296,6 +317,7 @@ def rank(graph: RepoGraph, hole: Hole, weights: RankWeights | None = None) -> li
     scorer.co_usage()
     scorer.class_members()
     scorer.centrality_prior()
+    scorer.privacy()
     return sorted(scorer.scores.items(), key=lambda item: (-item[1], item[0].path, item[0].index))
 
 
@@ -313,6 +335,8 @@ class _Scorer:
             graph.enclosing_class(hole.path, hole.function) if hole.function != MODULE_SCOPE else None
         )
         self.lexical = _lexical(self.names, _query_tokens(graph, hole))
+        self._ancestors = set(graph.mro(self.hole_class)) if self.hole_class is not None else set()
+        self._reached: set[Sym] = set()
         degree = graph.in_degree()
         self._degree = degree
         self._norm = math.log1p(max(degree.values(), default=1)) or 1.0
@@ -365,7 +389,8 @@ class _Scorer:
     def imports(self) -> None:
         """An import the rest of the file no longer uses is what the missing body used."""
         w = self.w
-        for star, target, count in _import_uses(self.graph, self.hole):
+        imported, through = _import_uses(self.graph, self.hole)
+        for star, target, count in imported:
             if target.is_definition and count == 0 and star:
                 # a star import brings many names: unused ones are only as likely as module members
                 self.add(target, w.module_member * self._member_strength(target))
@@ -376,9 +401,11 @@ class _Scorer:
                     self.known.add(target)
             elif target.index == MODULE_SCOPE:
                 factor = w.unused_module_member if count == 0 else w.module_member
-                for i in self.graph.index[target.path].module_defs.values():
-                    member = Sym(target.path, i)
+                for member in _module_members(self.graph, target.path):
                     self.add(member, factor * self._member_strength(member))
+        for member, count in through.items():
+            # `nodes.Const` used elsewhere in the file counts as much as `from .nodes import Const` would
+            self.add(member, w.used_import * (1 + math.log1p(count)) / 2)
 
     def _member_strength(self, sym: Sym) -> float:
         return 0.2 + self.lexical.get(sym, 0.0) + self.centrality(sym)
@@ -406,13 +433,30 @@ class _Scorer:
     def name_similarity(self) -> None:
         """Name similarity with the signature and docstring, and verbatim mentions."""
         w = self.w
+        self._reached = set(self.scores)  # before this signal adds classes by name alone
         for sym, value in self.lexical.items():
-            factor = w.member_lexical if sym in self.names.members else 1.0
+            factor = 1.0
+            if sym in self.names.members:
+                # a method named like the hole says nothing unless the body can reach its class: the
+                # classes the file uses get their members matched in `class_members`
+                if not self._related(sym):
+                    continue
+                factor = w.member_lexical
+                if class_level(self.graph.definition(sym)) and self.kind(sym) == "method":
+                    factor = w.class_level_lexical  # `Control.clear` for `Console.clear`
             if self.kind(sym) == "attribute":
                 factor *= w.attribute_factor
             self.add(sym, w.lexical * value * factor)
         for sym in _mentions(self.graph, self.hole):
             self.add(sym, w.mention)
+
+    def _related(self, member: Sym) -> bool:
+        """Whether a member's class is one the hole's file reaches (scored so far) or an ancestor."""
+        d = self.graph.definition(member)
+        if d is None or d.parent == MODULE_SCOPE:
+            return True
+        cls = Sym(member.path, d.parent)
+        return cls in self._reached or cls in self._ancestors
 
     def co_usage(self) -> None:
         if self.known:
@@ -420,27 +464,50 @@ class _Scorer:
                 self.add(sym, self.w.co_usage * value)
 
     def class_members(self) -> None:
-        """Members of the classes that ranked well: `Segment.line(...)` needs `Segment` first."""
+        """Members of the classes that ranked well: `Segment.line(...)` needs `Segment` first. Only
+        classes the file reaches (or the hole's bases): one matched by name alone is too far-fetched
+        for its members to be matched too."""
         classes = sorted(
-            ((sym, score) for sym, score in self.scores.items() if self.kind(sym) == "class"),
+            (
+                (sym, score)
+                for sym, score in self.scores.items()
+                if self.kind(sym) == "class" and (sym in self._reached or sym in self._ancestors)
+            ),
             key=lambda item: -item[1],
         )[: self.w.classes_expanded]
         if not classes:
             return
         best = classes[0][1]
         for cls, score in classes:
+            inherited = cls in self._ancestors  # `self.name` reaches its instance methods too
             for name, i in self.graph.index[cls.path].members.get(cls.index, {}).items():
                 if name.startswith("__") and name.endswith("__"):
                     continue  # dunders are reached through syntax, not by name
                 member = Sym(cls.path, i)
-                strength = self.w.member_base + 0.5 * self.lexical.get(member, 0.0) + self.centrality(member)
+                lexical = self.w.member_name * self.lexical.get(member, 0.0)
+                strength = self.w.member_base + lexical + self.centrality(member)
                 if self.kind(member) == "attribute":
                     strength *= self.w.attribute_factor
+                elif not inherited and not class_level(self.graph.definition(member)):
+                    strength *= self.w.instance_member
                 self.add(member, self.w.member * (score / best) * strength)
 
     def centrality_prior(self) -> None:
         for sym in list(self.scores):
             self.scores[sym] += self.w.centrality * self.centrality(sym)
+
+    def privacy(self) -> None:
+        """`_name` members of classes the hole does not derive from, and `_name` module variables, are
+        internals other modules rarely touch (the hole's own class hierarchy reaches them as `self._x`)."""
+        for sym in list(self.scores):
+            d = self.graph.definition(sym)
+            if d is None or not d.name.startswith("_") or d.name.endswith("__"):
+                continue
+            if d.parent != MODULE_SCOPE:
+                if Sym(sym.path, d.parent) not in self._ancestors:
+                    self.scores[sym] *= self.w.private_member
+            elif d.kind == "variable":
+                self.scores[sym] *= self.w.private_variable
 
 
 def _query_tokens(graph: RepoGraph, hole: Hole) -> dict[str, float]:
@@ -454,14 +521,14 @@ def _query_tokens(graph: RepoGraph, hole: Hole) -> dict[str, float]:
         weights[tok] += 2.0
     header = _slice(graph.sources[hole.path], d.start_byte, d.header_end)
     for word in _WORD.findall(header):
-        for tok in subwords(word):
+        for tok in subwords(word, types=False):
             weights[tok] += 1.0
     doc = _docstring(graph, hole.path, d)
     for word in set(_WORD.findall(doc)):
-        for tok in subwords(word):
+        for tok in subwords(word, types=False):
             weights[tok] += 0.5
     if d.kind == "method" and d.parent != MODULE_SCOPE:
-        for tok in subwords(parsed.definitions[d.parent].name):
+        for tok in subwords(parsed.definitions[d.parent].name, types=False):
             weights[tok] += 0.5
     return weights
 
@@ -512,9 +579,10 @@ def _lexical(names: _NameIndex, query: dict[str, float]) -> dict[Sym, float]:
     return {sym: value / top for sym, value in raw.items()} if top else {}
 
 
-def _import_uses(graph: RepoGraph, hole: Hole) -> list[tuple[bool, Sym, int]]:
+def _import_uses(graph: RepoGraph, hole: Hole) -> tuple[list[tuple[bool, Sym, int]], Counter[Sym]]:
     """(from a star import?, target, uses outside the hole) for the imports visible at the hole and not
-    shadowed there; a star import contributes every name it brings in."""
+    shadowed there (a star import contributes every name it brings in), and the definitions reached as
+    `module.NAME` outside the hole with their use counts."""
     parsed = graph.parsed[hole.path]
     visible_scopes = {MODULE_SCOPE}
     scope = hole.function
@@ -522,12 +590,18 @@ def _import_uses(graph: RepoGraph, hole: Hole) -> list[tuple[bool, Sym, int]]:
         visible_scopes.add(scope)
         scope = parsed.definitions[scope].parent
     uses: Counter[tuple[str, Sym]] = Counter()
+    through: Counter[Sym] = Counter()
     for ref, _sym in graph.resolved(hole.path):
         if hole.start_byte <= ref.byte < hole.end_byte:
             continue
         root = graph.resolve_name(hole.path, ref.scope, ref.chain[0])
-        if root is not None:
-            uses[(ref.chain[0], root)] += 1
+        if root is None:
+            continue
+        uses[(ref.chain[0], root)] += 1
+        if root.index == MODULE_SCOPE and len(ref.chain) > 1:
+            member = _through_modules(graph, root, ref.chain[1:])
+            if member is not None:
+                through[member] += 1
     out = []
     for binding in parsed.imports:
         if binding.scope not in visible_scopes:
@@ -542,7 +616,39 @@ def _import_uses(graph: RepoGraph, hole: Hole) -> list[tuple[bool, Sym, int]]:
             if graph.resolve_name(hole.path, hole.scope, local) != target:
                 continue  # shadowed at the hole (a parameter or local of the same name)
             out.append((binding.star, target, uses[(local, target)]))
-    return out
+    return out, through
+
+
+def _module_members(graph: RepoGraph, path: str) -> list[Sym]:
+    """What `module.NAME` can reach: the module's own top-level definitions and the definitions it
+    re-exports (`from .wait import wait_for_write` in a package's `__init__.py`, or named in `__all__`)."""
+    memo = graph.memo.setdefault("module_members", {})
+    assert isinstance(memo, dict)
+    found = memo.get(path)
+    if found is None:
+        index = graph.index[path]
+        found = [Sym(path, i) for i in index.module_defs.values()]
+        exported = graph.parsed[path].dunder_all or ()
+        package = path == "__init__.py" or path.endswith("/__init__.py")
+        for local in index.imports.get(MODULE_SCOPE, {}):
+            # a plain module's imports are its own tools, not its interface
+            if local not in index.module_defs and (package or local in exported):
+                target = graph.export(path, local)
+                if target is not None and target.is_definition and target.path != path:
+                    found.append(target)
+        memo[path] = found
+    return found
+
+
+def _through_modules(graph: RepoGraph, module: Sym, parts: tuple[str, ...]) -> Sym | None:
+    """The first definition an attribute chain rooted at a module reaches: `nodes.Const.x` -> Const,
+    `os_mod.path.NAME` -> NAME (submodules and re-exports followed)."""
+    sym: Sym | None = module
+    for part in parts:
+        sym = graph.member(sym, part) if sym is not None else None
+        if sym is None or sym.is_definition:
+            return sym
+    return None
 
 
 def _star_names(graph: RepoGraph, path: str, binding: ImportBinding) -> list[tuple[str, Sym | None]]:

@@ -21,6 +21,7 @@ estimates while choosing, and the engine recounts the assembled text exactly (`c
 from __future__ import annotations
 
 import ast
+import heapq
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,7 +40,8 @@ MAX_FULL_LINES = 40
 MAX_VALUE_CHARS = 160  # an assignment longer than this (or than MAX_VALUE_LINES) has its value elided
 MAX_VALUE_LINES = 3
 MAX_INIT_LINES = 8  # a longer constructor header is shown in its compact (names-only) form
-MAX_INIT_CHARS = 160  # ... and so is a wider one; a compact form still wider keeps its first parameters
+MAX_INIT_CHARS = 70  # ... and so is a wider one; a compact form still wider keeps its first parameters
+MAX_NAME_CHARS = 60  # a name-tier stub keeps its required parameters and what fits in this width
 MAX_FIELDS = 6  # dataclass-style fields shown for a class without a constructor
 _FIELD_DECORATORS = ("dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclass_transform")
 _FIELD_BASES = ("NamedTuple", "TypedDict", "BaseModel", "Struct")
@@ -50,9 +52,11 @@ class RenderOptions:
     window_fraction: float = 0.25  # share of the budget for the local window (it may use less)
     include_window: bool = True
     max_candidates: int = 400  # ranked candidates considered before giving up on filling the budget
-    core_fraction: float = 0.3  # candidates scoring this share of the best get a signature before detail
     max_detailed: int = 4  # at most this many get a docstring or whole body; signatures carry recall
-    min_fill: float = 0.9  # top up with more candidates while the text uses less of the budget
+    usable_value: float = 0.2  # worth of showing how to call a found definition, in shares of finding it
+    detail_value: float = 0.02  # worth of annotations / a docstring / a body, in shares of being found
+    name_cost: int = 14  # typical tokens of a name-tier item, until it is rendered
+    min_fill: float = 0.98  # top up with more candidates while the text uses less of the budget
 
 
 @dataclass
@@ -389,7 +393,7 @@ def render_item(graph: RepoGraph, sym: Sym, tier: str) -> str:
     elif d.kind not in ("function", "method"):
         found = assignment_text(graph, sym, tier)
     elif tier == "name":
-        found = compact_stub(graph, sym)
+        found = compact_stub(graph, sym, MAX_NAME_CHARS)
     elif tier == "full":
         found = _dedent(_src(graph, sym.path, d.start_byte, d.end_byte).rstrip(), d.column)
         if not is_valid(found):
@@ -539,54 +543,113 @@ def choose(
     options: RenderOptions,
     already: Sequence[_Item] = (),
 ) -> list[_Item]:
-    """Coverage first, then signatures, then detail.
+    """Greedy by expected value per token: naming a candidate (it is then found), upgrading it to its
+    signature (a class: its constructor, without which a call cannot be written), detail (docstring
+    summary or whole source) for the best few.
 
-    1. every candidate scoring at least `core_fraction` of the best, best first, by name (compact);
-    2. those upgraded to their signatures (a class: its constructor), best first;
-    3. docstring summaries, or the whole source for the best few short functions;
-    4. further candidates down the ranking by name, then their signatures, while room is left.
-    With `already` (a top-up round), only step 4 runs, on top of those items with `budget` spare.
+    A candidate's chance of being used is estimated from its score relative to the best
+    (`_likelihood`); a name is worth that chance, twice when the name tier already shows how to call
+    it (a function's parameters, an assignment, a class without a constructor); a class's signature
+    is worth the chance again; annotations and detail are worth `options.detail_value` of it. Actions
+    are taken best density first while they fit (a lazy greedy: costs are rendered only when an action
+    reaches the top). With `already` (a top-up round), those items stay and the greedy continues.
     """
     sel = _Selection(graph, budget, count, already)
     candidates = list(ranked[: options.max_candidates])
     if not candidates:
         return list(sel.items.values())
-    top = candidates[0][1]
-    core = [] if already else [(s, v) for s, v in candidates if v >= options.core_fraction * top]
-    _names_then_signatures(sel, core)
-    full = 0
-    for sym, score in core[: options.max_detailed]:
-        if sym not in sel.items or sel.left <= 4:
-            continue
+    top = max(candidates[0][1], 1e-9)
+    heap: list[tuple[float, int, bool, Sym, float, str]] = []  # (-density, order, exact, sym, score, tier)
+    order = itertools.count()
+    detailed = sum(1 for it in sel.items.values() if it.tier in ("doc", "full"))
+    full = sum(1 for it in sel.items.values() if it.tier == "full")
+
+    def value(sym: Sym, score: float, tier: str) -> float:
+        p = _likelihood(score, top)
+        usable_by_name = _usable_at_name(graph, sym)
+        if tier == "name":
+            return p * (1.0 + options.usable_value * usable_by_name)
+        if tier == "signature" and not usable_by_name:
+            return p * options.usable_value
+        return p * options.detail_value
+
+    def push(sym: Sym, score: float, tier: str) -> None:
+        # before rendering, a name is assumed to cost a typical compact stub plus its share of a label
+        guess = options.name_cost if tier == "name" else 2 * options.name_cost
+        heapq.heappush(heap, (-value(sym, score, tier) / guess, next(order), False, sym, score, tier))
+
+    def next_tier(sym: Sym, score: float, tier: str) -> None:
         d = _def(graph, sym)
-        if (
-            full < MAX_FULL_ITEMS
-            and d.kind in ("function", "method")
-            and score >= 0.5 * top
-            and d.end_line - d.start_line < MAX_FULL_LINES
-            and sel.upgrade(sym, "full", max_cost=max(1, budget // 4))
-        ):
-            full += 1
-            continue
-        if d.kind in ("function", "method", "class") and sel.items[sym].tier == "signature":
-            sel.upgrade(sym, "doc")
-    rest = [(sym, score) for sym, score in candidates[len(core) :] if sym not in sel.items]
-    _names_then_signatures(sel, rest)
+        nxt = "signature" if tier == "name" else None
+        if tier == "signature" and d.kind in ("function", "method", "class"):
+            short = d.kind != "class" and d.end_line - d.start_line < MAX_FULL_LINES and score >= 0.5 * top
+            nxt = "full" if short and full < MAX_FULL_ITEMS else "doc"
+            if detailed >= options.max_detailed:
+                nxt = None
+        if nxt is not None:
+            push(sym, score, nxt)
+
+    for item in sel.items.values():
+        next_tier(item.sym, item.score, item.tier)
+    for sym, score in candidates:
+        if sym not in sel.items:
+            push(sym, score, "name")
+    while heap and sel.left > 4:
+        _, _, exact, sym, score, tier = heapq.heappop(heap)
+        item = sel.items.get(sym)
+        if not exact:
+            cost = _action_cost(sel, sym, tier, item)
+            if cost is None:
+                continue
+            density = value(sym, score, tier) / max(1, cost)
+            if heap and -heap[0][0] > density:
+                heapq.heappush(heap, (-density, next(order), True, sym, score, tier))
+                continue
+        if tier == "name":
+            if sym in sel.items or not sel.add(sym, score, "name"):
+                continue
+        else:
+            if item is None or TIERS.index(item.tier) >= TIERS.index(tier):
+                continue
+            max_cost = max(1, budget // 4) if tier == "full" else None
+            if tier == "full" and not sel.upgrade(sym, tier, max_cost=max_cost):
+                tier = "doc"  # too long to show whole: its docstring summary instead
+            if tier == "doc" and not sel.upgrade(sym, tier):
+                continue
+            if tier == "signature" and not sel.upgrade(sym, tier):
+                continue
+            if tier in ("doc", "full"):
+                detailed += 1
+                full += tier == "full"
+        next_tier(sym, score, tier)
     return list(sel.items.values())
 
 
-def _names_then_signatures(sel: _Selection, group: Sequence[tuple[Sym, float]]) -> None:
-    """Name every member of `group` that fits (best first), then upgrade them to signatures."""
-    added = []
-    for sym, score in group:
-        if sel.left <= 4:
-            break
-        if sel.add(sym, score, "name"):
-            added.append(sym)
-    for sym in added:
-        if sel.left <= 4:
-            break
-        sel.upgrade(sym, "signature")
+def _likelihood(score: float, top: float) -> float:
+    """Chance that a candidate is used, from its score relative to the best: fitted on the dev
+    packages' holes (about 0.45 for the best, 0.07 at half its score, 0.01 at a fifth)."""
+    ratio = max(0.0, min(1.0, score / top))
+    return 0.45 * ratio**2.5
+
+
+def _usable_at_name(graph: RepoGraph, sym: Sym) -> bool:
+    """Whether the name tier already shows how to use a definition (parameters, value): all but a class
+    with a constructor or dataclass-style fields."""
+    if _def(graph, sym).kind != "class":
+        return True
+    return constructor(graph, sym) is None and not _is_field_class(graph, sym)
+
+
+def _action_cost(sel: _Selection, sym: Sym, tier: str, item: _Item | None) -> int | None:
+    """Tokens an action adds (labels and container headers included), None when it cannot apply."""
+    if tier == "name":
+        if item is not None:
+            return None
+        overhead, _ = sel.overhead(sym)
+        return overhead + sel.count(render_item(sel.graph, sym, "name")) + 1
+    if item is None:
+        return None
+    return sel.count(render_item(sel.graph, sym, tier)) + 1 - item.cost
 
 
 def window(graph: RepoGraph, hole: Hole, budget: int, count: TokenCounter) -> tuple[str, tuple[int, int]]:

@@ -1,0 +1,208 @@
+"""Ranking signals on small in-memory repositories, parsed with real tree-sitter."""
+
+from __future__ import annotations
+
+from codegym.context import ContextEngine
+from codegym.context.graph import RepoGraph
+from codegym.context.rank import RankWeights, locate_hole, rank
+from codegym.context.render import MAX_NAME_CHARS, render_item
+from codegym.context.repo import RepoFiles
+
+NODES = '''"""Node classes."""
+
+
+class Node:
+    def __init__(self, *children): ...
+
+
+class Const(Node): ...
+
+
+class List(Node): ...
+
+
+class Tuple(Node): ...
+
+
+class Pair(Node): ...
+
+
+class Slice(Node): ...
+'''
+
+
+def ranked(
+    files: dict[str, str], path: str, line: int, weights: RankWeights | None = None
+) -> dict[str, float]:
+    """`path::qualname` -> score for the hole at `line` of `path`."""
+    repo = RepoFiles({p: text.encode() for p, text in files.items()}, "pkg")
+    graph: RepoGraph = ContextEngine().graph(repo)
+    hole = locate_hole(graph, path, line)
+    out = {}
+    for sym, score in rank(graph, hole, weights):
+        d = graph.definition(sym)
+        assert d is not None
+        out[f"{sym.path}::{d.qualname}"] = score
+    return out
+
+
+def hole_line(text: str) -> int:
+    """The line after the last line of `text` (where the blanked body would start)."""
+    return text.count("\n") + 1
+
+
+def test_module_attribute_chain_counts_like_a_from_import() -> None:
+    # `nodes.Const` used elsewhere in the file is as strong a hint as `from .nodes import Const` used there
+    via_module = '''from . import nodes
+
+
+def build_const(value):
+    return nodes.Const(value)
+
+
+def build_other(value):
+    """Build another node."""
+'''
+    via_from = via_module.replace("from . import nodes", "from .nodes import Const").replace(
+        "nodes.Const", "Const"
+    )
+    chain = ranked({"nodes.py": NODES, "use.py": via_module}, "use.py", hole_line(via_module))
+    plain = ranked({"nodes.py": NODES, "use.py": via_from}, "use.py", hole_line(via_from))
+    assert chain["nodes.py::Const"] >= 0.9 * plain["nodes.py::Const"]
+    # and it stands out from the module's other members, which only the module import suggests
+    others = [chain[f"nodes.py::{name}"] for name in ("List", "Tuple", "Pair", "Slice")]
+    assert chain["nodes.py::Const"] > 2 * max(others)
+    without = ranked(
+        {"nodes.py": NODES, "use.py": via_module},
+        "use.py",
+        hole_line(via_module),
+        RankWeights(used_import=0.0),
+    )
+    assert without["nodes.py::Const"] < chain["nodes.py::Const"]
+
+
+def test_module_constants_reexported_by_a_package_are_candidates() -> None:
+    # `from . import util` where util/__init__.py re-exports a constant and a function: the hole (the only
+    # user of `util`) may use either as `util.NAME`; a plain module's own imports are not its interface
+    files = {
+        "util/__init__.py": "from .limits import MAX_RETRIES, backoff\n",
+        "util/limits.py": "import math\n\nMAX_RETRIES = 3\n\n\ndef backoff(n):\n    return math.exp(n)\n",
+        "helpers.py": "from .util.limits import MAX_RETRIES\n\n\ndef helper():\n    return MAX_RETRIES\n",
+    }
+    client = '''from . import util
+from . import helpers
+
+
+def run():
+    return helpers.helper()
+
+
+def retry(call):
+    """Call with retries."""
+'''
+    scores = ranked({**files, "client.py": client}, "client.py", hole_line(client))
+    assert "util/limits.py::MAX_RETRIES" in scores
+    assert "util/limits.py::backoff" in scores
+    # `helpers` imports MAX_RETRIES for itself: that does not make it a member of `helpers`
+    assert scores["util/limits.py::MAX_RETRIES"] > scores.get("helpers.py::MAX_RETRIES", 0.0)
+
+
+def test_a_name_every_function_uses_is_weighted_down() -> None:
+    # `Common` is used by every function of the file, `Local` only by the hole's neighbour: the file
+    # signal of `Common` is cut by the share of functions using it, `Local`'s is left alone
+    lib = "class Common: ...\n\n\nclass Local: ...\n"
+    funcs = "\n\n".join(f"def f{i}():\n    return Common()" for i in range(10))
+    mod = f'''from .lib import Common, Local
+
+
+{funcs}
+
+
+def neighbour():
+    return Local(), Local(), Local()
+
+
+def hole():
+    """Do it."""
+'''
+    files = {"lib.py": lib, "mod.py": mod}
+    scores = ranked(files, "mod.py", hole_line(mod))
+    flat = ranked(files, "mod.py", hole_line(mod), RankWeights(spread=0.0))
+    assert scores["lib.py::Common"] < flat["lib.py::Common"] - 0.5
+    assert scores["lib.py::Local"] == flat["lib.py::Local"]
+
+
+CONTROL = """class Control:
+    def __init__(self, *codes): ...
+
+    @classmethod
+    def clear(cls): ...
+
+    @classmethod
+    def home(cls): ...
+
+    def render(self): ...
+
+    def _segments(self): ...
+"""
+
+
+def test_no_name_match_into_unrelated_classes() -> None:
+    # `Console.clear` may delegate to `Control.clear` (a classmethod of a class the file imports); the
+    # `clear` methods of classes nothing in the file reaches are not candidates by name alone
+    unrelated = "class Buffer:\n    def clear(self): ...\n\n\nclass Screen:\n    def clear(self): ...\n"
+    console = '''from .control import Control
+
+
+class Console:
+    def bell(self):
+        return Control()
+
+    def clear(self, home=True):
+        """Clear the screen."""
+'''
+    files = {"control.py": CONTROL, "other.py": unrelated, "console.py": console}
+    scores = ranked(files, "console.py", hole_line(console))
+    assert "other.py::Buffer.clear" not in scores
+    assert "other.py::Screen.clear" not in scores
+    assert scores["control.py::Control.clear"] > scores["control.py::Control.render"]
+    # reached as `Control.x`: classmethods; an instance method needs an object, a `_name` is internal
+    assert scores["control.py::Control.home"] > scores["control.py::Control.render"]
+    assert scores.get("control.py::Control._segments", 0.0) < scores["control.py::Control.render"]
+
+
+def test_instance_methods_of_a_base_class_stay_reachable() -> None:
+    # through `self`, a subclass reaches its base's instance methods and `_internals`
+    base = "class Base:\n    def render(self): ...\n\n    def _prepare(self): ...\n"
+    child = '''from .base import Base
+
+
+class Child(Base):
+    def render(self):
+        """Prepare, then render."""
+'''
+    scores = ranked({"base.py": base, "child.py": child}, "child.py", hole_line(child))
+    plain = ranked(
+        {"base.py": base, "child.py": child},
+        "child.py",
+        hole_line(child),
+        RankWeights(private_member=1.0),
+    )
+    assert scores["base.py::Base._prepare"] == plain["base.py::Base._prepare"]
+    assert scores["base.py::Base.render"] > 0
+
+
+def test_name_tier_stub_keeps_required_parameters_within_its_width() -> None:
+    text = (
+        "def extract(cls, exc_type, exc_value, traceback, *, show_locals=False, max_length=10,"
+        " max_string=80, max_depth=None, hide_dunder=True, hide_sunder=False): ...\n"
+    )
+    repo = RepoFiles({"tb.py": text.encode()}, "pkg")
+    graph = ContextEngine().graph(repo)
+    sym = next(s for s in [graph.export("tb.py", "extract")] if s is not None)
+    stub = render_item(graph, sym, "name")
+    assert stub.startswith("def extract(cls, exc_type, exc_value, traceback")
+    assert "more parameters" in stub
+    assert len(stub.split("  #")[0]) <= max(
+        MAX_NAME_CHARS, len("def extract(cls, exc_type, exc_value, traceback): ...")
+    )
