@@ -127,14 +127,7 @@ def neighbourhood(
     idf = {w: math.log(1 + total / n) for w, n in freq.items()}
     # summed in a fixed order: set order changes with the hash seed, and float sums with order
     score = {p: sum(idf[w] for w in sorted(hits)) for p, hits in found.items()}
-    for other in sorted(found, key=lambda p: (-score[p], p)):
-        lines = count(other)
-        if lines <= budget:
-            chosen.append(other)
-            budget -= lines
-            if budget <= 0:
-                break
-    return chosen
+    return chosen + _within(sorted(found, key=lambda p: (-score[p], p)), count, budget)
 
 
 def most_used(
@@ -157,9 +150,14 @@ def most_used(
         for ref, sym in graph.resolved(path):
             if sym is not None and sym.is_definition and sym.path not in inside:
                 users.setdefault(sym.path, set()).add((path, ref.scope))
+    return _within(sorted(users, key=lambda p: (-len(users[p]), p)), count, max_lines)
+
+
+def _within(ranked: list[str], count: Callable[[str], int], budget: int) -> list[str]:
+    """The files of `ranked`, best first, that fit in `budget` lines (a file too large is skipped,
+    a smaller one after it may still fit); stops once the budget is spent."""
     chosen = []
-    budget = max_lines
-    for other in sorted(users, key=lambda p: (-len(users[p]), p)):
+    for other in ranked:
         lines = count(other)
         if lines <= budget:
             chosen.append(other)
