@@ -3,6 +3,7 @@
 import contextlib
 import ctypes
 import errno
+import json
 import os
 import shutil
 import signal
@@ -292,14 +293,18 @@ def set_oom_score_adj(value):
 # -- framed JSON on stream sockets (worker <-> harness, worker <-> zygote), fds on the header -----
 
 
-def send_message(sock, payload, fds=(), encode=None):
-    """One length-prefixed frame: JSON, or what `encode` makes of the payload."""
-    if encode is not None:
-        body = encode(payload)
-    else:
-        import json
+def json_body(payload):
+    """A frame's body as JSON (the default form of every framed message)."""
+    return json.dumps(payload, separators=(",", ":")).encode("utf-8")
 
-        body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+
+def from_json_body(body):
+    return json.loads(bytes(body).decode("utf-8"))
+
+
+def send_message(sock, payload, fds=(), encode=json_body):
+    """One length-prefixed frame: the payload as `encode` writes it (JSON by default)."""
+    body = encode(payload)
     data = _FRAME.pack(len(body)) + body
     if fds:
         sent = socket.send_fds(sock, [data], list(fds))
@@ -309,7 +314,7 @@ def send_message(sock, payload, fds=(), encode=None):
         sock.sendall(data)
 
 
-def receive_message(sock, max_fds=4, decode=None):
+def receive_message(sock, max_fds=4, decode=from_json_body):
     """(payload, fds) from a blocking socket; (None, []) at EOF. `decode` reads the frame's body
     (JSON by default)."""
     header, fds, _flags, _address = socket.recv_fds(sock, 4, max_fds)
@@ -327,25 +332,19 @@ def receive_message(sock, max_fds=4, decode=None):
         if not chunk:
             return None, fds
         body += chunk
-    if decode is not None:
-        return decode(body), fds
-    import json
-
-    return json.loads(body.decode("utf-8")), fds
+    return decode(body), fds
 
 
 class FrameReader:
     """Accumulates bytes read from a non-blocking stream and yields complete frames, decoded as JSON
     or by `decode`."""
 
-    def __init__(self, max_bytes=64 * 1024 * 1024, decode=None):
+    def __init__(self, max_bytes=64 * 1024 * 1024, decode=from_json_body):
         self.buffer = bytearray()
         self.max_bytes = max_bytes
         self.decode = decode
 
     def feed(self, data):
-        import json
-
         self.buffer += data
         messages = []
         while len(self.buffer) >= 4:
@@ -356,7 +355,7 @@ class FrameReader:
                 break
             body = bytes(self.buffer[4 : 4 + size])
             del self.buffer[: 4 + size]
-            messages.append(self.decode(body) if self.decode else json.loads(body.decode("utf-8")))
+            messages.append(self.decode(body))
         return messages
 
 
