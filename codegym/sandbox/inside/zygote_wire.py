@@ -4,7 +4,7 @@ After every fork, each page the zygote writes costs it a copy-on-write fault, an
 touches about ninety of them (the codec's code, its caches, the objects it makes). The messages a
 worker sends repeat exactly from run to run (the same limits, paths and flags), so the worker sends
 each distinct message as JSON once, under a number, and afterwards only the number; the zygote's
-replies are a fixed binary record. Errors and anything unusual stay JSON (a body starting "{").
+replies are a fixed binary record, except errors and anything unusual (JSON, a body starting "{").
 """
 
 import json
@@ -49,14 +49,10 @@ class RequestDecoder:
         self.stored = {}
 
     def __call__(self, body):
-        tag = body[:1]
-        if tag == REPEAT:
-            return self.stored[_NUMBER.unpack_from(body, 1)[0]]
-        if tag == STORE:
-            message = json.loads(bytes(body[3:]).decode("utf-8"))
-            self.stored[_NUMBER.unpack_from(body, 1)[0]] = message
-            return message
-        return json.loads(bytes(body).decode("utf-8"))
+        number = _NUMBER.unpack_from(body, 1)[0]
+        if body[:1] == STORE:
+            self.stored[number] = json.loads(bytes(body[3:]).decode("utf-8"))
+        return self.stored[number]
 
 
 def encode_reply(reply):
