@@ -310,7 +310,7 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     for target, fd in enumerate(high):
         os.dup2(fd, target)
     osutil.close_fds_except(set(range(len(wanted))))
-    # the other dispositions a program starts with were set on the zygote itself (set_program_signals)
+    # the other dispositions a program starts with were set on the zygote itself (set_program_defaults)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
@@ -356,7 +356,7 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     os._exit(0)
 
 
-def set_program_signals():
+def set_program_defaults():
     """The dispositions and stream buffering a program process starts with, set once on the zygote
     (which needs none of these signals) and inherited by every fork; only SIGCHLD and the wakeup
     descriptor, which the zygote uses, are reset in the child."""
@@ -405,7 +405,7 @@ def start(config, preload):
                 osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
                 install_filter()
                 zygote.no_new_privs = True
-            set_program_signals()
+            set_program_defaults()
             # objects that exist now are never collected: a collection in a program process would
             # otherwise write to every inherited page (copy-on-write faults are costly)
             gc.freeze()
