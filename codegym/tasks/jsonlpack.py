@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -141,9 +142,11 @@ def default_memo_dir() -> Path:
 
 
 def _memo_path(directory: Path, content_hash: str) -> Path:
-    # the builder's own source is part of the key: a change to how modules are built is a new memo
+    # the builder's own source and the Python that runs it (ast.unparse's output differs between
+    # versions) are part of the key: either changing makes a new memo
     builder = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-    return directory / f"{content_hash[:32]}-{builder}.json"
+    python = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    return directory / f"{content_hash[:32]}-{builder}-{python}.json"
 
 
 def _read_memo(path: Path) -> dict[str, str]:
@@ -169,8 +172,7 @@ def _write_memo(path: Path, modules: dict[str, str]) -> None:
             temporary.unlink()
 
 
-def _open_lines(path: Path, raw: bytes | None = None) -> list[str]:
-    raw = path.read_bytes() if raw is None else raw
+def _open_lines(path: Path, raw: bytes) -> list[str]:
     data = gzip.decompress(raw) if path.suffix == ".gz" else raw
     try:
         return data.decode("utf-8").splitlines()
