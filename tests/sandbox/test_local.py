@@ -67,7 +67,8 @@ MODULE_FACTS = (
     "def facts():\n"
     "    module = sys.modules[__name__]\n"
     "    return (__name__, __file__.endswith('/solution.py'), __spec__.name, __spec__.origin == __file__,\n"
-    "            module.__loader__.get_source(__name__) is not None, facts.__code__.co_filename == __file__)\n"
+    "            module.__loader__.get_source(__name__) is not None, facts.__code__.co_filename == __file__,\n"
+    "            __package__, '/__pycache__/solution.' in __cached__)\n"
 )
 
 
@@ -75,14 +76,15 @@ MODULE_FACTS = (
 def test_the_candidate_module_is_what_the_import_system_makes(
     local_backend: LocalBackend, padding: int
 ) -> None:
-    """Name, file, spec, loader and code filename as `import solution` gives them, whether the worker
-    compiled the module (small ones) or the program process did; a coding cookie is honoured the same
-    way (the file is UTF-8, so a latin-1 cookie reads 'é' as two characters, as Python would)."""
+    """Name, file, spec, loader, package, cached path and code filename as `import solution` gives
+    them, whether the worker compiled the module (small ones) or the program process did; a coding
+    cookie is honoured the same way (the file is UTF-8, so a latin-1 cookie reads 'é' as two
+    characters, as Python would)."""
     solution = "# -*- coding: latin-1 -*-\n" + "#" * padding + "\n" + MODULE_FACTS + "WORD = 'é'\n"
     tests = (
         "from solution import facts, WORD\n\n"
         "def test_module():\n"
-        "    assert facts() == ('solution', True, 'solution', True, True, True)\n\n"
+        "    assert facts() == ('solution', True, 'solution', True, True, True, '', True)\n\n"
         "def test_cookie():\n"
         "    assert len(WORD) == 2\n"
     )

@@ -16,7 +16,7 @@ Protocol (frames of wire.Channel: a kind byte and one encoded value):
 """
 
 import importlib
-import importlib.machinery
+import importlib.util
 import marshal
 import os
 import sys
@@ -153,19 +153,16 @@ class ProgramServer:
 
     def _import_candidate(self):
         """The candidate module. A top-level module file in scratch is read, compiled and executed
-        here as the import system would (same name, file, spec and loader; registered in
-        sys.modules first, removed again when it raises), without its finders: they touch objects
+        here as the import system would (its spec and module attributes; registered in sys.modules
+        first, removed again when it raises), without its finders: they touch objects
         all over the inherited heap, and each touched page is a copy-on-write fault (~125 of them,
         a third of this process's start). Packages and anything else go through importlib."""
         name = self.module_name
         path = os.path.join(self.scratch, name + ".py")
         if "." in name or not os.path.isfile(path):
             return importlib.import_module(name)
-        loader = importlib.machinery.SourceFileLoader(name, path)
-        spec = importlib.machinery.ModuleSpec(name, loader, origin=path)
-        spec.has_location = True
-        module = types.ModuleType(name)
-        module.__file__, module.__loader__, module.__spec__ = path, loader, spec
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)  # the attributes importlib sets, all of them
         sys.modules[name] = module
         try:
             code = self._precompiled()
