@@ -277,6 +277,77 @@ def test_coverage_of_the_solution_by_measured_tests_only(preload: tuple[str, ...
     }
 
 
+THREADED = (
+    "import threading\n\n\ndef work(out):\n    out.append(1)\n\n\ndef run():\n    out = []\n"
+    "    worker = threading.Thread(target=work, args=(out,))\n    worker.start()\n    worker.join()\n"
+    "    return out\n"
+)
+
+
+def test_coverage_follows_the_programs_threads() -> None:
+    """The program process starts only the tracer armed in the zygote (not coverage.py's start); lines
+    run on a thread the program starts are still counted, as coverage.py counts them."""
+    tests = "from solution import run\n\ndef test_run():\n    assert run() == [1]\n"
+    request = ExecRequest(
+        files={"solution.py": THREADED}, tests={"test_hidden.py": tests}, measure_coverage=True
+    )
+    with LocalBackend(workers=1, preload=("coverage",)) as backend:
+        results = [backend.execute(request) for _ in range(2)]  # the second from the armed tracer
+    for result in results:
+        assert result.status is ExecStatus.PASSED
+        assert result.coverage is not None and result.coverage["complete"]
+        assert 5 in result.coverage["executed_lines"]  # `out.append(1)`, on the worker thread
+        assert result.coverage["missing_lines"] == []
+
+
+FORKS_AFTER_A_THREAD = """
+import os
+import threading
+
+
+def probe():
+    ready = threading.Event()
+    lingering = threading.Thread(target=ready.wait, daemon=True)
+    lingering.start()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(write_end, str(len(threading.enumerate())).encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    ready.set()
+    lingering.join()
+    same_id = threading.main_thread().native_id == threading.get_native_id()
+    return int(os.read(read_end, 16)), same_id, threading.current_thread() is threading.main_thread()
+"""
+
+
+def test_threading_state_in_a_program_process_forked_from_a_zygote_with_threading() -> None:
+    """The zygote of a coverage pool (threading loaded) skips threading's at-fork reset for its
+    program processes; the program still sees itself as the main thread with its own native id,
+    and a fork made by the program resets threading as usual (the child sees one thread)."""
+    tests = "from solution import probe\n\ndef test_probe():\n    assert probe() == (1, True, True)\n"
+    request = ExecRequest(files={"solution.py": FORKS_AFTER_A_THREAD}, tests={"test_hidden.py": tests})
+    with LocalBackend(workers=1, preload=("coverage",)) as backend:
+        results = [backend.execute(request) for _ in range(2)]
+    assert [r.status for r in results] == [ExecStatus.PASSED] * 2, results[0].tests
+
+
+def test_the_armed_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
+    """The cheap start depends on coverage.py's collector internals; when they change, the public
+    start is used (correct, ~300 page faults dearer per pass): this says when that happens."""
+    sys.path.insert(0, str(INSIDE_DIR))
+    try:
+        import coverage_probe
+
+        tracer = coverage_probe.Tracer(str(tmp_path), "solution.py")
+    finally:
+        sys.path.remove(str(INSIDE_DIR))
+    assert tracer._armed is not None
+    collector, _ = tracer._armed
+    assert os.path.abspath(coverage_probe.__file__) in collector.should_trace_cache  # decided beforehand
+
+
 def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
     """The tracer reads coverage.py's raw data and the harness analyses the source; this pins both
     to coverage.py's own report."""

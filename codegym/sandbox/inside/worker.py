@@ -8,8 +8,9 @@ up (CAP_SETUID, CAP_SETGID, CAP_KILL, CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER).
 Three kinds of processes work for it (see the README's "trust boundary"):
 * the zygote (zygote.py), forked at start-up before any request arrived: the clean parent and the
   accountant of every program process;
-* per request, a harness (harness.py), forked from the worker, under the harness uid: holds the
-  tests, runs them, streams every outcome here;
+* the harness (harness.py), forked from the worker for the first run (again after a run that went
+  wrong), under the harness uid: serves run after run, holds each run's tests, runs them, streams
+  every outcome here;
 * per pass, a program process (program.py), under the program uid: imports the candidate and
   answers the harness's calls. It shares no descriptor with the harness or the worker except its
   call pipes, its stdout/stderr pipes, which the worker reads, and the read end of a pipe holding
@@ -17,8 +18,9 @@ Three kinds of processes work for it (see the README's "trust boundary"):
 
 The worker enforces the wall-clock deadline and the output cap, assembles the result from the
 harness's records and the zygote's accounting, and after every request makes the zygote kill every
-program process and remove what they left (files, SysV IPC objects), kills the harness, and wipes
-the run's directories: nothing outlives a run.
+program process and remove what they left (files, SysV IPC objects), kills the harness unless the
+run ended cleanly (and anything else its uid runs), and wipes the run's directories: nothing the
+program did outlives a run.
 
 Safety: kill(-1) is only ever sent with a program or harness uid as the effective uid, and only
 after checking that the worker is not in the host's PID namespace (the host passes its own

@@ -20,6 +20,7 @@ importing the candidate (read through its process CPU clock while it waits for t
 
 import contextlib
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -282,11 +283,14 @@ class Zygote:
                     tracer.warm_import(scratch, path)
                 self.dirty = True
             self.coverage_probes[key] = tracer
+            skip_threading_fork_reset()  # coverage.py loads threading
+            gc.freeze()  # the tracer's objects too: a collection in a program process would touch them
         return self.coverage_probes[key]
 
 
 def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=None):
     """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
+    restore_threading_fork_reset()
     limits = message["limits"]
     scratch = message["scratch"]
     osutil.set_process_name("cg-program")
@@ -356,6 +360,44 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     os._exit(0)
 
 
+_threading_reset = None  # (threading's at-fork hook, its code) while the zygote skips it
+
+
+def _no_reset():
+    pass
+
+
+def skip_threading_fork_reset():
+    """threading's at-fork hook rebuilds the module's bookkeeping in every forked child: ~140
+    copy-on-write faults, a quarter of a program process's start, wherever threading is loaded
+    (coverage.py loads it). For a child of this single-threaded zygote, which holds none of
+    threading's locks while it forks, the rebuilt state equals the inherited one but for the main
+    thread's native id, which restore_threading_fork_reset sets; that function also puts the hook
+    back in each child, so that forks made by a program reset as usual."""
+    global _threading_reset
+    threading = sys.modules.get("threading")
+    hook = getattr(threading, "_after_fork", None)
+    code = getattr(hook, "__code__", None)
+    if _threading_reset is not None or code is None or code.co_argcount or code.co_freevars:
+        return
+    if threading.active_count() != 1 or threading.current_thread() is not threading.main_thread():
+        return
+    _threading_reset = (hook, code)
+    hook.__code__ = _no_reset.__code__
+
+
+def restore_threading_fork_reset():
+    """In a program process, first thing: threading's own at-fork hook again, and the one field of
+    its state that differs in this process (see skip_threading_fork_reset)."""
+    if _threading_reset is None:
+        return
+    hook, code = _threading_reset
+    hook.__code__ = code
+    set_native_id = getattr(sys.modules["threading"].main_thread(), "_set_native_id", None)
+    if set_native_id is not None:
+        set_native_id()
+
+
 def set_program_defaults():
     """The dispositions and stream buffering a program process starts with, set once on the zygote
     (which needs none of these signals) and inherited by every fork; only SIGCHLD and the wakeup
@@ -390,7 +432,6 @@ def start(config, preload):
                     __import__(name)
                 except Exception:
                     pass
-            import gc
 
             import program  # imported here, so program processes never pay for it
 
@@ -406,6 +447,7 @@ def start(config, preload):
                 install_filter()
                 zygote.no_new_privs = True
             set_program_defaults()
+            skip_threading_fork_reset()
             # objects that exist now are never collected: a collection in a program process would
             # otherwise write to every inherited page (copy-on-write faults are costly)
             gc.freeze()
