@@ -36,7 +36,7 @@ class Tracer:
     def _arm(self):
         """The collector's low-level tracer, made here and stopped: a program process then starts
         only it (one C call) instead of `Coverage.start()`, whose bookkeeping touches objects all
-        over the inherited heap (~300 copy-on-write faults, a third of a coverage pass's process).
+        over the inherited heap (~40 copy-on-write faults).
         It records into the collector's own data, as `Coverage.start()` would. None when this
         coverage.py's internals differ: the public start is used then."""
         collector = getattr(self.cov, "_collector", None)
@@ -143,7 +143,7 @@ class Tracer:
 def _decide_loaded_files(collector):
     """Fill the tracer's per-file cache (whether to trace a code object's file) for the code of every
     loaded module: the first frame of a file the tracer meets would otherwise call coverage.py's
-    decision code in the program process, ~100 copy-on-write faults per file."""
+    decision code in the program process (~250 copy-on-write faults a pass, a quarter of it)."""
     cache = getattr(collector, "should_trace_cache", None)
     should_trace = getattr(collector, "should_trace", None)
     if not isinstance(cache, dict) or should_trace is None:
