@@ -15,7 +15,7 @@ from pathlib import Path
 
 from codegym.context.model import Definition, ImportBinding, ParsedFile, Reference, Scope
 
-PARSER_VERSION = 7  # bump whenever extraction changes what a ParsedFile holds
+PARSER_VERSION = 8  # bump whenever extraction changes what a ParsedFile holds
 
 
 def default_cache_dir() -> Path:

@@ -21,6 +21,9 @@ from codegym.context.model import (
     Scope,
 )
 
+# a quoted annotation, at any of the positions below (a whole annotation, nested up to three subscripts
+# deep, either side of `|`): its names are references
+_ANN = "(string (string_content) @annotation_text)"
 _QUERY = """
 (function_definition) @func
 (class_definition) @class
@@ -41,10 +44,14 @@ _QUERY = """
 (attribute attribute: (identifier) @skip)
 (attribute object: [(identifier) (attribute)] attribute: (identifier)) @chain
 (call function: (_) @callee)
-(type (string (string_content) @annotation_text))
+(type {_ANN})
+(type (subscript subscript: {_ANN}))
+(type (subscript subscript: (subscript subscript: {_ANN})))
+(type (subscript subscript: (subscript subscript: (subscript subscript: {_ANN}))))
+(type (binary_operator [left: {_ANN} right: {_ANN}]))
 (if_statement condition: (comparison_operator (identifier) @main_guard (string)))
 (identifier) @id
-"""
+""".replace("{_ANN}", _ANN)
 # the light query: what definitions, imports and scopes need, without the references (the identifiers,
 # calls and attribute chains are two thirds of a full parse's captures and of its extraction time)
 _LIGHT_DROPPED = ("(keyword_argument", "(attribute", "(call ", "(type ", "(identifier) @id")
@@ -513,7 +520,9 @@ class _Extractor:
         return tuple(chain), cur.end_byte
 
     def _annotation_refs(self) -> list[Reference]:
-        """Names inside string annotations (`x: "Console"`, `Optional["mod.Type"]`) are references too."""
+        """Names inside string annotations (`x: "Console"`, `Optional["mod.Type"]`, nested subscripts up to
+        three deep, `"A" | None`) are references too: an import under `if TYPE_CHECKING:` used only in
+        quoted annotations is used, not a name the blanked body must have needed."""
         out = []
         for node in self.caps.get("annotation_text", ()):
             content = _text(node)

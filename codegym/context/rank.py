@@ -15,6 +15,7 @@ scopes). Only code outside the hole's body is read: the body being written is ne
 
 from __future__ import annotations
 
+import keyword
 import math
 import re
 from collections import Counter, defaultdict
@@ -66,9 +67,24 @@ _STOP = frozenset(
         "kwargs",
     }
 )
-# builtin type names: noise in annotations and docstrings, but a definition named `Dict` / `List` is what
-# `parse_dict` builds, so names keep them
-_TYPE_WORDS = frozenset({"str", "int", "bool", "dict", "list", "object"})
+# builtin and typing type names: noise in annotations and docstrings, but a definition named `Dict` /
+# `List` is what `parse_dict` builds, so names keep them
+_TYPE_WORDS = frozenset(
+    {
+        "str",
+        "int",
+        "bool",
+        "dict",
+        "list",
+        "object",
+        "optional",
+        "union",
+        "any",
+        "callable",
+        "tuple",
+        "iterable",
+    }
+)
 _CANDIDATE_KINDS = frozenset({"function", "method", "class", "constant", "variable", "attribute"})
 
 
@@ -334,7 +350,7 @@ class _Scorer:
         self.hole_class = (
             graph.enclosing_class(hole.path, hole.function) if hole.function != MODULE_SCOPE else None
         )
-        self.lexical = _lexical(self.names, _query_tokens(graph, hole))
+        self.lexical = _lexical(self.names, _query_tokens(graph, hole), exclude=hole.path)
         self._ancestors = set(graph.mro(self.hole_class)) if self.hole_class is not None else set()
         self._reached: set[Sym] = set()
         degree = graph.in_degree()
@@ -521,6 +537,8 @@ def _query_tokens(graph: RepoGraph, hole: Hole) -> dict[str, float]:
         weights[tok] += 2.0
     header = _slice(graph.sources[hole.path], d.start_byte, d.header_end)
     for word in _WORD.findall(header):
+        if keyword.iskeyword(word):
+            continue  # `def`, `async`, `lambda`: syntax, not vocabulary (`def` matched `macro_def`)
         for tok in subwords(word, types=False):
             weights[tok] += 1.0
     doc = _docstring(graph, hole.path, d)
@@ -557,8 +575,11 @@ def _mentions(graph: RepoGraph, hole: Hole) -> list[Sym]:
     return found
 
 
-def _lexical(names: _NameIndex, query: dict[str, float]) -> dict[Sym, float]:
-    """IDF-weighted subword overlap, normalised to [0, 1]; `total` also half-matches `subtotal`."""
+def _lexical(names: _NameIndex, query: dict[str, float], exclude: str = "") -> dict[Sym, float]:
+    """IDF-weighted subword overlap, normalised to [0, 1]; `total` also half-matches `subtotal`.
+
+    Definitions of file `exclude` (the hole's own file: never candidates) are left out: the hole
+    function matches its own name best, and as the maximum it would squash every real match."""
     if not query:
         return {}
     match = dict(query)
@@ -570,8 +591,18 @@ def _lexical(names: _NameIndex, query: dict[str, float]) -> dict[Sym, float]:
                 found = pattern.search(tok)
                 if found:
                     match[tok] = 0.5 * query[found.group()]
+    # and a word the query inflects: `render` for "rendering", `rewrite` / `handle` for "rewritten" /
+    # "handling" (a shared stem: all but the last letter, five letters at least)
+    stems = {q[:k]: q for q in query if len(q) >= 6 for k in range(5, len(q))}
+    for tok in names.idf:
+        if tok not in match and len(tok) >= 5:
+            stem = stems.get(tok) or (stems.get(tok[:-1]) if len(tok) >= 6 else None)
+            if stem is not None:
+                match[tok] = 0.5 * query[stem]
     raw: dict[Sym, float] = {}
     for sym, toks in names.tokens.items():
+        if sym.path == exclude:
+            continue
         total = sum(match[t] * names.idf.get(t, 0.0) for t in toks if t in match)
         if total:
             raw[sym] = total / math.sqrt(len(toks))

@@ -349,7 +349,7 @@ def class_body(graph: RepoGraph, cls: Sym, tier: str, skip: frozenset[Sym] = fro
         owner, method = ctor
         if method not in skip:
             text = stub(graph, method)
-            if text.count("\n") >= MAX_INIT_LINES or len(text) > MAX_INIT_CHARS:
+            if owner != cls or text.count("\n") >= MAX_INIT_LINES or len(text) > MAX_INIT_CHARS:
                 text = compact_stub(graph, method, MAX_INIT_CHARS)
             if owner != cls:
                 text += f"  # from {_def(graph, owner).qualname}"

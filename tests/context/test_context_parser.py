@@ -187,3 +187,15 @@ def test_rule_is_pessimistic_by_construction_and_estimate_is_it_scaled() -> None
     assert rule_tokens("x = 12345\n") == 1 + 1 + 5 + 1  # one per digit; single spaces are free
     text = "def handler(request: Request, *, timeout: float = 3.0) -> Response: ...\n" * 20
     assert estimate_tokens(text) == -(-rule_tokens(text) * 5 // 7)  # the calibrated 5/7, rounded up
+
+
+def test_string_annotations_nested_in_subscripts_are_references() -> None:
+    from codegym.context.parser import PythonParser
+
+    src = (
+        b"import typing as t\n"
+        b'def f(x: t.Optional["A"], y: t.Sequence[t.Union[str, t.Type["Ext"]]]) -> t.Dict[str, "B"]:\n'
+        b'    z: "C" | None = None\n'
+    )
+    chains = {r.chain for r in PythonParser().parse(src).references}
+    assert {("A",), ("Ext",), ("B",), ("C",)} <= chains

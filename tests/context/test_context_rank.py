@@ -206,3 +206,46 @@ def test_name_tier_stub_keeps_required_parameters_within_its_width() -> None:
     assert len(stub.split("  #")[0]) <= max(
         MAX_NAME_CHARS, len("def extract(cls, exc_type, exc_value, traceback): ...")
     )
+
+
+def test_name_match_is_not_squashed_by_the_hole_matching_its_own_name() -> None:
+    # the hole function matches its own name best; it is never a candidate, so it must not be the
+    # maximum the other name matches are scaled by (before, `rewrite_traceback_stack` got a fifth of
+    # the weight here); and an inflected word matches its stem ("rewritten" -> `rewrite_frames`)
+    debug = "def rewrite_traceback_stack(source=None): ...\n\n\ndef rewrite_frames(frames): ...\n"
+    env = '''class Environment:
+    def handle_exception(self, source=None):
+        """Raise the exception with a rewritten traceback."""
+'''
+    scores = ranked({"debug.py": debug, "env.py": env}, "env.py", hole_line(env))
+    lexical = RankWeights().lexical
+    assert scores["debug.py::rewrite_traceback_stack"] >= 0.9 * lexical
+    assert scores.get("debug.py::rewrite_frames", 0.0) > 0.0
+    # `def` in the header is syntax, not a word to match
+    defs = "def macro_def(): ...\n"
+    scores = ranked({"debug.py": debug, "defs.py": defs, "env.py": env}, "env.py", hole_line(env))
+    assert "defs.py::macro_def" not in scores
+
+
+def test_an_import_used_only_in_nested_string_annotations_is_used() -> None:
+    # `if TYPE_CHECKING: from .loaders import Loader` used as `t.Optional["Loader"]`: the file uses it,
+    # so the blanked body is not where it was needed (before, nested quoted annotations were not
+    # references and it scored as an import only the body used)
+    loaders = "class Loader: ...\n\n\nclass Cache: ...\n"
+    env = '''import typing as t
+
+from .loaders import Cache
+
+if t.TYPE_CHECKING:
+    from .loaders import Loader
+
+
+def make(loader: t.Optional["Loader"] = None, other: t.Dict[str, t.List["Loader"]] = None):
+    return loader
+
+
+def load(name):
+    """Load a template by name."""
+'''
+    scores = ranked({"loaders.py": loaders, "env.py": env}, "env.py", hole_line(env))
+    assert scores["loaders.py::Cache"] > scores["loaders.py::Loader"]
