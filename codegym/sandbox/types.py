@@ -92,6 +92,9 @@ class ExecRequest:
     timing_repeats: int = 0  # timed repeats of the measured tests after the verdict pass (0 = none)
     coverage_budget_s: float = 0.02  # wall time the traced coverage pass may take (an alarm cuts a long test)
     timing_budget_s: float = 0.1  # CPU time of all timing samples, verdict pass included
+    # repeats stop once a sample's CPU time is at or below this: the caller's score is at its maximum
+    # then, and more samples could only lower the minimum (the reward sets it from the reference)
+    timing_enough_s: float | None = None
     measured_test_files: tuple[str, ...] = ()
     # run only when a test of the other files did not pass (the reward's visible tests: they feed
     # the gap detector, which needs a failing hidden test); never part of a fully passing verdict
@@ -125,6 +128,8 @@ class ExecRequest:
             )
         if self.timing_repeats < 0:
             raise ValueError(f"ExecRequest.timing_repeats must be >= 0, got {self.timing_repeats}")
+        if self.timing_enough_s is not None and not self.timing_enough_s >= 0:
+            raise ValueError(f"ExecRequest.timing_enough_s must be >= 0 or None, got {self.timing_enough_s}")
         if self.test_runner not in ("auto", "fast", "pytest"):
             raise ValueError(f"ExecRequest.test_runner must be auto|fast|pytest, got {self.test_runner!r}")
         for path in [*self.files, *self.tests]:
@@ -145,6 +150,7 @@ class ExecRequest:
             "gated_test_files": list(self.gated_test_files),
             "coverage_budget_s": self.coverage_budget_s,
             "timing_budget_s": self.timing_budget_s,
+            "timing_enough_s": self.timing_enough_s,
             "request_id": self.request_id,
             "cases": self.cases.to_wire() if self.cases is not None else None,
             "stop_at_first_failure": self.stop_at_first_failure,

@@ -413,6 +413,23 @@ def test_timing_repeats(local_backend: LocalBackend) -> None:
     assert len(longer_than_budget.timings_s) == 1  # timed once, by the verdict pass
 
 
+def test_timing_repeats_stop_once_a_sample_is_enough(local_backend: LocalBackend) -> None:
+    """`timing_enough_s`: no repeat once a sample is at or below it (the caller's score is at its
+    maximum); above it, the repeats run as usual."""
+    tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
+    quick = run(local_backend, ADD, tests, timing_repeats=4, timing_enough_s=5.0)
+    assert quick.status is ExecStatus.PASSED and len(quick.timings_s) == 1  # the verdict pass sufficed
+    busy = (
+        "import time\ndef add(a, b):\n    t = time.process_time()\n    while time.process_time() - t < 0.02:\n"
+        "        pass\n    return a + b\n"
+    )
+    slow = run(local_backend, busy, tests, timing_repeats=2, timing_enough_s=0.005, timing_budget_s=5.0)
+    assert slow.status is ExecStatus.PASSED and len(slow.timings_s) == 3
+    assert min(slow.timings_s) >= 0.019
+    with pytest.raises(ValueError, match="timing_enough_s"):
+        ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": tests}, timing_enough_s=-1.0)
+
+
 def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) -> None:
     """CPU time is read from outside the program: work in a thread or in a child process counts."""
     tests = "from solution import work\n\ndef test_work():\n    assert work() == 1\n"

@@ -17,7 +17,7 @@ Passes, each with a fresh program process and fresh scratch files:
 * coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
   after `coverage_budget_s` of wall time (a cut pass contributes no figure);
 * timing — the measured tests again, while the CPU time of all samples stays under
-  `timing_budget_s`, up to `timing_repeats` times. The program's CPU time is measured from outside
+  `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times. The program's CPU time is measured from outside
   it by the zygote (every thread and child process), never by a clock the program can touch.
 """
 
@@ -235,8 +235,8 @@ class Harness:
         if measure_coverage:
             self._coverage_pass(tests)
         if measure_time:
-            spent = stats.get("cpu_s", 0.0) if verdict_is_sample else 0.0
-            self._timing_passes(tests, spent, 1 if verdict_is_sample else 0)
+            best = stats.get("cpu_s", 0.0) if verdict_is_sample else None
+            self._timing_passes(tests, best or 0.0, best)
 
     def _install_module(self):
         sys.modules[self.module_name] = self.module
@@ -454,12 +454,15 @@ class Harness:
         else:
             self.emit("coverage", complete=False)
 
-    def _timing_passes(self, tests, spent, samples):
+    def _timing_passes(self, tests, spent, best):
         budget = float(self.request.get("timing_budget_s", 0.1))
         repeats = int(self.request.get("timing_repeats", 0))
+        enough = self.request.get("timing_enough_s")
         for _ in range(repeats):
             if spent >= budget:
                 return
+            if enough is not None and best is not None and best <= float(enough):
+                return  # a lower minimum would change nothing for the caller
             try:
                 connection = self.spawn("timing")
                 connection.hello()
@@ -471,8 +474,9 @@ class Harness:
             stats = self.end_pass(timed=bool(complete), complete=bool(complete))
             if not complete:
                 return
-            spent += stats.get("cpu_s", 0.0)
-            samples += 1
+            cpu = stats.get("cpu_s", 0.0)
+            spent += cpu
+            best = cpu if best is None else min(best, cpu)
 
     # -- reporting ---------------------------------------------------------------------------
     def _format(self, exc):
