@@ -17,8 +17,9 @@ Passes, each with a fresh program process and fresh scratch files:
 * coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
   after `coverage_budget_s` of wall time (a cut pass contributes no figure);
 * timing — the measured tests again, while the CPU time of all samples stays under
-  `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times. The program's CPU time is measured from outside
-  it by the zygote (every thread and child process), never by a clock the program can touch.
+  `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
+  The program's CPU time is measured from outside it by the zygote (every thread and child
+  process), never by a clock the program can touch.
 """
 
 import os
