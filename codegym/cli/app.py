@@ -23,6 +23,7 @@ from codegym.cli import (
     tasks_cmd,
     train_cmd,
 )
+from codegym.cli.early import start_sandbox_early
 from codegym.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, CodegymError
 
 app = typer.Typer(
@@ -66,6 +67,8 @@ def main() -> None:
     debug = "--debug" in sys.argv[1:]
     if debug:
         sys.argv.remove("--debug")
+    # a docker judge's containers come up while the command parses its arguments and loads its pack
+    early = start_sandbox_early(app, sys.argv[1:])
     try:
         app()  # usage errors, --help and typer.Exit end here with their own exit codes
     except CodegymError as exc:
@@ -87,6 +90,11 @@ def main() -> None:
                 file=sys.stderr,
             )
         sys.exit(EXIT_INTERNAL_ERROR)
+    finally:
+        if early:  # not claimed by the command (it failed before, or asked for another backend)
+            from codegym.sandbox.backend import close_early_backends
+
+            close_early_backends()
 
 
 def crash_report(exc: BaseException) -> Path:

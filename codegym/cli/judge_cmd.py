@@ -44,7 +44,6 @@ def judge(
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
-    from codegym.eval.judge import count_rows
     from codegym.reward.session import JudgeSession
 
     with user_errors():
@@ -60,6 +59,8 @@ def judge(
             )
             with JudgeSession(options) as session:
                 session.backend.start_in_background()  # the workers start while the pack loads
+                from codegym.eval.judge import count_rows  # (~0.1 s: after the workers' start began)
+
                 task_pack = registry(tasks_dir).load(pack)
                 total = count_rows(samples) if samples.is_file() else 0
                 judge_rewards = session.judge
