@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from codegym.cli.common import (
@@ -93,6 +92,9 @@ def _run(samples, task_pack, sandbox, out, judge_rewards, resume, total) -> Judg
 
     if not console.is_terminal:
         return judge_samples_file(samples, task_pack, sandbox, out, reward=judge_rewards, resume=resume)
+    # here, on a terminal only: rich.progress costs every start of the command ~35 ms otherwise
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task("judge", total=total)
