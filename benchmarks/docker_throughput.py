@@ -72,7 +72,10 @@ def run_cli(samples: Path, out: Path, workers: int) -> tuple[float, int]:
     out.unlink(missing_ok=True)
     argv = [str(Path(sys.executable).parent / "codegym"), "judge", str(samples), "--pack", "humaneval"]
     argv += ["--no-reward", "--out", str(out), "--backend", "docker", "--workers", str(workers)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     started = time.perf_counter()
     subprocess.run(argv, check=True, capture_output=True, env=env)
     elapsed = time.perf_counter() - started
