@@ -22,13 +22,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchmarks.judge_throughput import run_codegym, write_samples
+from benchmarks.judge_throughput import write_samples
 from codegym.sandbox.docker import DockerBackend, Engine, build_image
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecStatus
@@ -56,6 +58,29 @@ for name in job["tests"]:
                 failed += 1
 sys.exit(1 if failed else 0)
 """
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(samples: Path, out: Path, workers: int) -> tuple[float, int]:
+    """`codegym judge ... --backend docker` in a fresh process, timed from its start to its exit.
+
+    The console script of the interpreter running this benchmark, with this checkout first on the
+    path: the same as `.venv/bin/codegym` in the main checkout, and this checkout's code (not the
+    editable install's) when the benchmark runs from another worktree."""
+    out.unlink(missing_ok=True)
+    argv = [str(Path(sys.executable).parent / "codegym"), "judge", str(samples), "--pack", "humaneval"]
+    argv += ["--no-reward", "--out", str(out), "--backend", "docker", "--workers", str(workers)]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    started = time.perf_counter()
+    subprocess.run(argv, check=True, capture_output=True, env=env)
+    elapsed = time.perf_counter() - started
+    passed = sum(1 for line in out.read_text().splitlines() if json.loads(line).get("passed"))
+    return elapsed, passed
 
 
 def requests_for(repeats: int) -> list[ExecRequest]:
@@ -135,7 +160,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         samples, out = Path(directory) / "samples.jsonl", Path(directory) / "judged.jsonl"
         total = write_samples(samples, args.repeats)
-        elapsed, cli_passed = run_codegym(samples, out, "docker", pool_size)
+        elapsed, cli_passed = run_cli(samples, out, pool_size)
         cli = total / elapsed
     threads = args.baseline_threads or pool_size
     base, base_passed = run_exec_baseline(requests, image, threads)

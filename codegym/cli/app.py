@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
@@ -23,6 +24,7 @@ from codegym.cli import (
     tasks_cmd,
     train_cmd,
 )
+from codegym.cli.early import start_sandbox_early
 from codegym.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, CodegymError
 
 app = typer.Typer(
@@ -66,6 +68,8 @@ def main() -> None:
     debug = "--debug" in sys.argv[1:]
     if debug:
         sys.argv.remove("--debug")
+    # a docker judge's containers come up while the command parses its arguments and loads its pack
+    early = start_sandbox_early(app, sys.argv[1:])
     try:
         app()  # usage errors, --help and typer.Exit end here with their own exit codes
     except CodegymError as exc:
@@ -87,6 +91,17 @@ def main() -> None:
                 file=sys.stderr,
             )
         sys.exit(EXIT_INTERNAL_ERROR)
+    finally:
+        if early:  # not claimed by the command (it failed before, or asked for another backend)
+            from codegym.sandbox.backend import close_early_backends
+
+            close_early_backends()
+        # The process ends now (main is the console script's body). Its teardown collected every
+        # object of every loaded module (~0.1 s after the command's work is done): what is alive now
+        # is left out of that collection. Exit handlers (weakref finalizers included) still run and
+        # files are closed by the OS; only the __del__ of objects in reference cycles still alive at
+        # exit is not called (the command's own files are closed in `with` blocks before this).
+        gc.freeze()
 
 
 def crash_report(exc: BaseException) -> Path:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from codegym.cli.common import (
@@ -241,6 +240,9 @@ def _with_progress(run: Callable[[Any], Any]) -> Any:
 
         log = PeriodicLog(lambda line: error_console.print(line, highlight=False, markup=False))
         return run(log.eval_hooks())
+    # here, on a terminal only: rich.progress costs every start of the command ~35 ms otherwise
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bars: dict[str, Any] = {}

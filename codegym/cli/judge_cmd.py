@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from codegym.cli.common import (
@@ -44,7 +43,6 @@ def judge(
     tasks_dir: list[Path] = TasksDirOption,
 ) -> None:
     """Run every sample's code against its task's hidden tests; write one judged row per input row."""
-    from codegym.eval.judge import count_rows
     from codegym.reward.session import JudgeSession
 
     with user_errors():
@@ -60,6 +58,8 @@ def judge(
             )
             with JudgeSession(options) as session:
                 session.backend.start_in_background()  # the workers start while the pack loads
+                from codegym.eval.judge import count_rows  # (~0.1 s: after the workers' start began)
+
                 task_pack = registry(tasks_dir).load(pack)
                 total = count_rows(samples) if samples.is_file() else 0
                 judge_rewards = session.judge
@@ -92,6 +92,9 @@ def _run(samples, task_pack, sandbox, out, judge_rewards, resume, total) -> Judg
 
     if not console.is_terminal:
         return judge_samples_file(samples, task_pack, sandbox, out, reward=judge_rewards, resume=resume)
+    # here, on a terminal only: rich.progress costs every start of the command ~35 ms otherwise
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task("judge", total=total)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import abc
+import contextlib
 import importlib
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -111,9 +113,57 @@ BACKENDS: dict[str, str] = {
 }
 
 
+# Backends begun by `start_backend_early`, by their `create_backend` arguments, until claimed.
+_early: dict[str, SandboxBackend] = {}
+_early_lock = threading.Lock()
+
+
+def _early_key(name: str, workers: int, coverage: bool, options: dict[str, Any]) -> str:
+    return repr((name, workers, coverage, sorted(options.items())))
+
+
+def start_backend_early(name: str, *, workers: int = 0, coverage: bool = False, **options: Any) -> bool:
+    """Create a backend now and start its workers in the background, for the `create_backend` call
+    with the same arguments that is to come; True when one was begun.
+
+    For a command line that knows which backend it will use before it has parsed its arguments and
+    loaded its task pack (the CLI): the workers (for docker, the containers) come up meanwhile
+    instead of after. A backend that cannot be created here is left for that later call to report;
+    one that no call claims is closed by `close_early_backends` (and at exit by the backend's own
+    finalizer). Nothing is shared: each early backend is a fresh pool handed to one caller."""
+    key = _early_key(name, workers, coverage, options)
+    try:
+        backend = create_backend(name, workers=workers, coverage=coverage, **options)
+        backend.start_in_background()
+    except Exception:  # the later create_backend raises it again, where the command reports errors
+        return False
+    with _early_lock:
+        previous = _early.pop(key, None)
+        _early[key] = backend
+    if previous is not None:
+        previous.close()
+    return True
+
+
+def close_early_backends() -> None:
+    """Close the early backends nobody claimed (the command failed first, or asked for another)."""
+    with _early_lock:
+        backends = list(_early.values())
+        _early.clear()
+    for backend in backends:
+        with contextlib.suppress(Exception):
+            backend.close()
+
+
 def create_backend(name: str, *, workers: int = 0, coverage: bool = False, **options: Any) -> SandboxBackend:
     """Instantiate a backend by name; unknown names list the valid ones. `workers` 0 keeps the
-    backend's default; `coverage` preloads coverage.py in its workers (the reward measures it)."""
+    backend's default; `coverage` preloads coverage.py in its workers (the reward measures it).
+    A backend begun with the same arguments by `start_backend_early` is handed over instead."""
+    if _early:
+        with _early_lock:
+            early = _early.pop(_early_key(name, workers, coverage, options), None)
+        if early is not None:
+            return early
     if workers:
         options["workers"] = workers
     if coverage:

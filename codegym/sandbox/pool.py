@@ -202,6 +202,7 @@ class WorkerPool:
         # the lazy start: workers join the pool one by one as each comes up, so work begins when
         # the first is ready instead of the last; None when no start is under way or done
         self._starting: _Start | None = None
+        self._start_threads: list[threading.Thread] = []  # close() waits for them (see there)
         self._launcher = Launcher()
         self.restarts = 0
         self.executions = 0
@@ -238,7 +239,9 @@ class WorkerPool:
             start = self._starting = _Start(self.size)
             for slot in range(self.size):
                 name = f"codegym-worker-{slot}-start"
-                threading.Thread(target=self._start_one, args=(start, slot), name=name, daemon=True).start()
+                thread = threading.Thread(target=self._start_one, args=(start, slot), name=name, daemon=True)
+                self._start_threads.append(thread)
+                thread.start()
         return self._starting
 
     def _start_one(self, start: _Start, slot: int) -> None:
@@ -387,6 +390,23 @@ class WorkerPool:
         with self._lock:
             self._closed = True
             handles, self._handles = self._handles, []
-        for handle in handles:
-            handle.close()
+        # All at once: a worker's stop waits on its process or its container's removal (a round
+        # trip to the engine), and one after another that wait was paid once per worker.
+        stoppers = [
+            threading.Thread(target=handle.close, name=f"codegym-worker-{handle.slot}-stop", daemon=True)
+            for handle in handles[1:]
+        ]
+        for stopper in stoppers:
+            stopper.start()
+        try:
+            if handles:
+                handles[0].close()
+        finally:
+            for stopper in stoppers:
+                stopper.join()
+        # A worker still starting (the pool closed right after a start began, e.g. a command that
+        # failed on its arguments) stops itself once up; wait for that, so that no worker (for docker,
+        # no container) is left behind when this returns and the process exits.
+        for thread in self._start_threads:
+            thread.join(timeout=self.start_timeout_s + HOST_GRACE_S)
         self._launcher.close()

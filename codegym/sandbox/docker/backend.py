@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import uuid
 import weakref
 from dataclasses import asdict
@@ -63,10 +64,11 @@ from codegym.sandbox.local import HARNESS_PRELOAD, default_worker_count, random_
 from codegym.sandbox.pool import WorkerPool
 
 
-def _release(pool: WorkerPool, engine: Engine, pool_id: str) -> None:
+def _release(pool: WorkerPool, engine: Engine, pool_id: str, sweeper: threading.Thread) -> None:
     """Stop the workers and remove every container of the pool (also those we lost track of)."""
     pool.close()
     sweep_quietly(engine, pool_id=pool_id)
+    sweeper.join()
     engine.close()
 
 
@@ -95,7 +97,12 @@ class DockerBackend(PooledBackend):
         self._host_pid_namespace = os.readlink("/proc/self/ns/pid")
         self._labels = pool_labels(self.pool_id)
         self._transports: dict[int, ContainerTransport] = {}
-        sweep_quietly(self.engine)  # containers whose owner died without cleaning up (SIGKILL)
+        # Containers whose owner died without cleaning up (SIGKILL): removed beside our start,
+        # not before it (a leftover's removal takes a round trip or more to the engine).
+        self._sweeper = threading.Thread(
+            target=sweep_quietly, args=(self.engine,), name="codegym-docker-sweep", daemon=True
+        )
+        self._sweeper.start()
         self.pool = WorkerPool(
             self.workers,
             transport=self._transport,
@@ -106,7 +113,7 @@ class DockerBackend(PooledBackend):
             tests_dir=TESTS_DIR,  # the image's Python ignores the host's bytecode if its magic differs
         )
         # Runs at close() or, if nobody closes us, at interpreter exit: no container outlives us.
-        self._release = weakref.finalize(self, _release, self.pool, self.engine, self.pool_id)
+        self._release = weakref.finalize(self, _release, self.pool, self.engine, self.pool_id, self._sweeper)
 
     @property
     def image(self) -> str:

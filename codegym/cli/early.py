@@ -1,0 +1,56 @@
+"""Starting a command's sandbox before the command line is fully handled.
+
+`codegym judge ... --backend docker` spends its first ~0.4 s importing and converting its
+arguments (typer's conversion alone imports pydantic) and loading the task pack, and only then
+asked the engine for containers, which take another ~0.4 s to come up. Here the command line is
+only split into raw option values (click's parser, no conversion), the backend the command will
+ask for is created, and its containers start while the command does the rest; the command's own
+`create_backend` call then receives that backend (see `sandbox.backend.start_backend_early`).
+
+Only what the command would do anyway is done early, with the same arguments: when the guess is
+wrong (a value the command rejects, another backend), the command creates its own and the early
+one is closed unused. Nothing is reused across processes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Commands whose backend is started early: the docker backend, where the start is long.
+EARLY_BACKENDS = ("docker",)
+
+
+def start_sandbox_early(app: Any, argv: list[str]) -> bool:
+    """Begin the sandbox of `codegym judge ARGV` now; True when one was begun."""
+    if not argv or argv[0] != "judge" or not any(name in arg for arg in argv for name in EARLY_BACKENDS):
+        return False  # cheap test first: every other command line costs nothing here
+    try:
+        options = _judge_options(app, argv[1:])
+    except Exception:  # the command reports a bad command line itself
+        return False
+    if options is None:
+        return False
+    from codegym.sandbox.backend import start_backend_early
+
+    return start_backend_early(options.pop("name"), **options)
+
+
+def _judge_options(app: Any, args: list[str]) -> dict[str, Any] | None:
+    """The `create_backend` arguments `judge` will use (as judging_options and JudgeSession make
+    them), from the raw values of its options; None when it is not a backend started early."""
+    import typer.main
+
+    command = typer.main.get_command(app).commands["judge"]  # type: ignore[attr-defined]
+    context = command.context_class(command, info_name="judge", resilient_parsing=True)
+    raw, _, _ = command.make_parser(context).parse_args(list(args))
+    if raw.get("help") or raw.get("backend_name") not in EARLY_BACKENDS or raw.get("ray_address"):
+        return None
+    coverage = False
+    if raw.get("with_reward", True):
+        from pathlib import Path
+
+        from codegym.cli.common import reward_config
+
+        path = raw.get("reward_config_path")
+        coverage = reward_config(Path(path) if path else None).measures_coverage
+    return {"name": raw["backend_name"], "workers": int(raw.get("workers") or 0), "coverage": coverage}
