@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import tempfile
@@ -96,12 +95,6 @@ def main() -> None:
             from codegym.sandbox.backend import close_early_backends
 
             close_early_backends()
-        # The process ends now (main is the console script's body). Its teardown collected every
-        # object of every loaded module (~0.1 s after the command's work is done): what is alive now
-        # is left out of that collection. Exit handlers (weakref finalizers included) still run and
-        # files are closed by the OS; only the __del__ of objects in reference cycles still alive at
-        # exit is not called (the command's own files are closed in `with` blocks before this).
-        gc.freeze()
 
 
 def crash_report(exc: BaseException) -> Path:
