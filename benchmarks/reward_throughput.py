@@ -107,7 +107,7 @@ def breakdown(repeats: int, workers: int) -> None:
             (f"+ timing x{config.timing_repeats}", False, config.timing_repeats),
         ):
             requests = [
-                replace(judge.request_for(task, code), measure_coverage=coverage, timing_repeats=repeats)
+                replace(judge.sample_request(task, code), measure_coverage=coverage, timing_repeats=repeats)
                 for task, code, _ in items
             ]
             started = time.perf_counter()

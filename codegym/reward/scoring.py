@@ -117,7 +117,7 @@ class RewardJudge:
                 misses.append(index)
         if misses:
             self._ensure_references({prepared[i][0].fingerprint: prepared[i][0] for i in misses})
-            requests = [self._sample_request(prepared[i][0], prepared[i][1]) for i in misses]
+            requests = [self.sample_request(prepared[i][0], prepared[i][1]) for i in misses]
             # static analysis (ruff, radon) needs no execution: do it while the sandbox works
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="codegym-static") as pool:
                 static = pool.submit(self._static_analysis, [prepared[i] for i in misses])
@@ -199,10 +199,11 @@ class RewardJudge:
             gated_test_files=tuple(visible),  # the gap detector needs them only when a hidden test failed
         )
 
-    def _sample_request(self, task: Task, code: str) -> ExecRequest:
-        """`request_for`, with timing repeats stopped as soon as a sample already earns full
-        efficiency (at or below the reference's time within the tolerance): the minimum over more
-        samples could only be lower, and the score is the same (see `_efficiency`)."""
+    def sample_request(self, task: Task, code: str) -> ExecRequest:
+        """The request `score_many` sends for a sample once the references are judged: `request_for`,
+        with timing repeats stopped as soon as a sample already earns full efficiency (at or below
+        the reference's time within the tolerance): the minimum over more samples could only be
+        lower, and the score would be the same (see `_efficiency`)."""
         request = self.request_for(task, code)
         with self._lock:
             reference = self._references.get(task.fingerprint)
