@@ -348,6 +348,30 @@ def test_the_armed_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
     assert os.path.abspath(coverage_probe.__file__) in collector.should_trace_cache  # decided beforehand
 
 
+def test_no_coverage_pass_for_a_program_that_failed_a_measured_test() -> None:
+    """Such a pass would stop at that test and give no figure: it is not run. A failing test that is
+    not measured does not stop it."""
+    hidden = "from solution import sign\n\ndef test_positive():\n    assert sign(5) == 1\n"
+    other = "from solution import sign\n\ndef test_zero():\n    assert sign(0) == 7\n"
+    wrong = SIGN.replace("return 1", "return 2")
+    with LocalBackend(workers=1) as backend:
+        failing = backend.execute(
+            ExecRequest(files={"solution.py": wrong}, tests={"test_hidden.py": hidden}, measure_coverage=True)
+        )
+        unmeasured_failure = backend.execute(
+            ExecRequest(
+                files={"solution.py": SIGN},
+                tests={"test_hidden.py": hidden, "test_other.py": other},
+                measure_coverage=True,
+                measured_test_files=("test_hidden.py",),
+            )
+        )
+    assert failing.status is ExecStatus.FAILED and failing.coverage is None
+    assert unmeasured_failure.status is ExecStatus.FAILED
+    assert unmeasured_failure.coverage is not None and unmeasured_failure.coverage["complete"]
+    assert unmeasured_failure.coverage["executed_lines"] == [1, 2, 3]
+
+
 def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
     """The tracer reads coverage.py's raw data and the harness analyses the source; this pins both
     to coverage.py's own report."""

@@ -15,7 +15,8 @@ Passes, each with a fresh program process and fresh scratch files:
   test did not pass; its outcomes are the verdict (and, when it ran exactly the measured tests, its
   CPU time is the first timing sample);
 * coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
-  after `coverage_budget_s` of wall time (a cut pass contributes no figure);
+  after `coverage_budget_s` of wall time or at a test that does not pass (a cut pass contributes no
+  figure); so only for a program that passed every measured test in the verdict pass;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
@@ -227,7 +228,8 @@ class Harness:
         all_passed = self.all_passed
         if self.program_lost is not None:
             return
-        measure_coverage = bool(self.request.get("measure_coverage")) and all_passed is not None
+        # a measured test that failed here would end the coverage pass there, cut (no figure)
+        measure_coverage = bool(self.request.get("measure_coverage")) and self._measured_passed()
         measure_time = bool(self.request.get("timing_repeats")) and bool(all_passed)
         if not (measure_coverage or measure_time):
             return  # the worker ends the only pass (and accounts for it) when the run ends
@@ -334,7 +336,7 @@ class Harness:
                     message=message,
                     traceback=frames,
                 )
-                self._track(outcome)
+                self._track(outcome, filename)
             if self.program_lost is not None:
                 if report:
                     self.emit("program_lost", test=test_id, message=self.program_lost)
@@ -350,16 +352,20 @@ class Harness:
         if report and connection is not None and connection.violation:
             self.emit("flag", name="protocol_violation")
 
-    def _track(self, outcome):
+    def _track(self, outcome, filename):
         if self._outcomes is None:
             self._outcomes = []
-        self._outcomes.append(outcome)
+        self._outcomes.append((filename, outcome))
+
+    def _measured_passed(self):
+        measured = [o for f, o in self._outcomes or () if f in self.measured_files]
+        return bool(measured) and all(o == "passed" for o in measured)
 
     @property
     def all_passed(self):
         if not self._outcomes:
             return None
-        return all(o == "passed" for o in self._outcomes)
+        return all(o == "passed" for _, o in self._outcomes)
 
     # -- real pytest ---------------------------------------------------------------------------
     def _write_pytest_files(self):
@@ -646,7 +652,7 @@ class _PytestReporter:
             message=message,
             traceback="",
         )
-        self.harness._track(outcome)
+        self.harness._track(outcome, report.nodeid.split("::", 1)[0])
 
     def pytest_sessionfinish(self, session):
         if self.report and self.harness.program_lost is not None:
