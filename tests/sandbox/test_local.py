@@ -92,6 +92,23 @@ def test_the_candidate_module_is_what_the_import_system_makes(
     assert result.status is ExecStatus.PASSED, result
 
 
+def test_nothing_a_program_does_to_its_module_reaches_the_next_program() -> None:
+    """The candidate's module object is made once by the zygote and copied (copy-on-write) into each
+    program process: what one program writes into it, or into its spec, stays in that process."""
+    tamper = (
+        "import sys\nLEFT = 'behind'\n__spec__.name = 'tampered'\n__loader__.name = 'tampered'\n"
+        "sys.modules[__name__].__dict__['EXTRA'] = 1\n\ndef ok():\n    return True\n"
+    )
+    check = (
+        "def ok():\n    return ('LEFT' not in globals() and 'EXTRA' not in globals()\n"
+        "            and __spec__.name == 'solution' and __loader__.name == 'solution')\n"
+    )
+    tests = "from solution import ok\n\ndef test_ok():\n    assert ok()\n"
+    with LocalBackend(workers=1) as backend:
+        results = [run(backend, code, tests) for code in (tamper, check, tamper, check)]
+    assert [r.status for r in results] == [ExecStatus.PASSED] * 4, [r.tests for r in results]
+
+
 def test_syntax_error_is_an_error_not_a_failure(local_backend: LocalBackend) -> None:
     result = run(local_backend, "def add(a, b)\n    return a + b\n", ADD_TESTS)
     assert result.status is ExecStatus.ERROR

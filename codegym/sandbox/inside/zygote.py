@@ -50,6 +50,7 @@ class Zygote:
         self.dirty = True
         self.keep_pids = ()
         self.coverage_probes = {}
+        self.module_templates = {}
         self.environment_home = None
         self.decode = zygote_wire.RequestDecoder()
         self.no_new_privs = False
@@ -211,6 +212,7 @@ class Zygote:
         rpc = passed[:2]
         stdio = passed[2:4] if len(passed) > 2 else None
         self.program_environment(message["scratch"])
+        template = self._module_template(message) if not message.get("main") else None
         notify_r, notify_w = os.pipe()
         go_r, go_w = os.pipe()
         state = {"kind": message.get("kind", ""), "pid": None, "status": None, "cpu": 0.0, "maxrss_kb": 0}
@@ -221,7 +223,7 @@ class Zygote:
             try:
                 os.close(notify_r)
                 os.close(go_w)
-                become_program(self, message, rpc, stdio, notify_w, go_r, probe, code_fd)
+                become_program(self, message, rpc, stdio, notify_w, go_r, probe, code_fd, template)
             finally:
                 os._exit(70)
         state["pid"] = pid
@@ -265,6 +267,18 @@ class Zygote:
         )
         self.environment_home = scratch
 
+    def _module_template(self, message):
+        """The candidate's module object, made here once per (module, scratch) (program.module_template)."""
+        import program
+
+        key = (message["module"], message["scratch"])
+        if key not in self.module_templates:
+            if len(self.module_templates) >= 16:  # a worker's scratch never changes: this stays small
+                self.module_templates.clear()
+            self.module_templates[key] = program.module_template(*key)
+            gc.freeze()  # never collected here; a collection in a program process need not visit it
+        return self.module_templates[key]
+
     def _coverage_probe(self, message):
         """A warmed coverage tracer per solution path, made here once (its start-up costs tens of ms)."""
         import coverage_probe
@@ -288,7 +302,7 @@ class Zygote:
         return self.coverage_probes[key]
 
 
-def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=None):
+def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=None, template=None):
     """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
     restore_threading_fork_reset()
     limits = message["limits"]
@@ -353,7 +367,11 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     import wire
 
     server = program.ProgramServer(
-        wire.Channel(3, 4), message["module"], scratch, code_fd=7 if code_fd is not None else None
+        wire.Channel(3, 4),
+        message["module"],
+        scratch,
+        code_fd=7 if code_fd is not None else None,
+        module_template=template,
     )
     if server.start(probe):
         server.serve()
