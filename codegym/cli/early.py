@@ -25,32 +25,38 @@ def start_sandbox_early(app: Any, argv: list[str]) -> bool:
     if not argv or argv[0] != "judge" or not any(name in arg for arg in argv for name in EARLY_BACKENDS):
         return False  # cheap test first: every other command line costs nothing here
     try:
-        options = _judge_options(app, argv[1:])
+        arguments = _judge_backend_arguments(app, argv[1:])
     except Exception:  # the command reports a bad command line itself
         return False
-    if options is None:
+    if arguments is None:
         return False
     from codegym.sandbox.backend import start_backend_early
 
-    return start_backend_early(options.pop("name"), **options)
+    return start_backend_early(**arguments)
 
 
-def _judge_options(app: Any, args: list[str]) -> dict[str, Any] | None:
-    """The `create_backend` arguments `judge` will use (as judging_options and JudgeSession make
-    them), from the raw values of its options; None when it is not a backend started early."""
+def _judge_backend_arguments(app: Any, args: list[str]) -> dict[str, Any] | None:
+    """The `create_backend` arguments `judge` will use, made from the raw values of its options the
+    way the command makes them (`judging_options`, `JudgingOptions.backend_arguments`); None when
+    its backend is not one started early."""
+    from pathlib import Path
+
     import typer.main
+
+    from codegym.cli.common import judging_options, reward_config
 
     command = typer.main.get_command(app).commands["judge"]  # type: ignore[attr-defined]
     context = command.context_class(command, info_name="judge", resilient_parsing=True)
     raw, _, _ = command.make_parser(context).parse_args(list(args))
-    if raw.get("help") or raw.get("backend_name") not in EARLY_BACKENDS or raw.get("ray_address"):
+    if raw.get("help") or raw.get("backend_name") not in EARLY_BACKENDS:
         return None
-    coverage = False
-    if raw.get("with_reward", True):
-        from pathlib import Path
-
-        from codegym.cli.common import reward_config
-
-        path = raw.get("reward_config_path")
-        coverage = reward_config(Path(path) if path else None).measures_coverage
-    return {"name": raw["backend_name"], "workers": int(raw.get("workers") or 0), "coverage": coverage}
+    path = raw.get("reward_config_path")
+    options = judging_options(
+        raw["backend_name"],
+        int(raw.get("workers") or 0),
+        ray_address=raw.get("ray_address"),
+        reward=reward_config(Path(path) if path else None) if raw.get("with_reward", True) else None,
+        cache="default",  # the stores play no part in the backend
+        yardsticks="default",
+    )
+    return options.backend_arguments()

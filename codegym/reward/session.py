@@ -40,6 +40,16 @@ class JudgingOptions:
     cache: str = "default"  # default, off, memory, a .sqlite path, redis://...
     yardsticks: str = "default"  # default, off or a .sqlite path (off: kept in the cache, if any)
 
+    def backend_arguments(self) -> dict[str, Any]:
+        """The `create_backend` arguments of this session's backend (coverage preloaded when the
+        reward measures it)."""
+        return {
+            "name": self.backend,
+            "workers": self.workers,
+            "coverage": bool(self.reward and self.reward.measures_coverage),
+            **dict(self.backend_options),
+        }
+
 
 class JudgeSession:
     """`with JudgeSession(options) as session:` gives `session.backend`, `session.judge` (None
@@ -62,14 +72,7 @@ class JudgeSession:
 
                 self.cache = _closed_on_exit(stack, open_result_cache(options.cache))
                 self.yardsticks = _closed_on_exit(stack, open_yardsticks(options.yardsticks))
-            self.backend = stack.enter_context(
-                create_backend(
-                    options.backend,
-                    workers=options.workers,
-                    coverage=bool(options.reward and options.reward.measures_coverage),
-                    **dict(options.backend_options),
-                )
-            )
+            self.backend = stack.enter_context(create_backend(**options.backend_arguments()))
             if options.reward is not None:
                 from codegym.reward.judges import judge_for
 

@@ -36,9 +36,9 @@ class Tracer:
     def _arm(self):
         """The collector's low-level tracer, made here and stopped: a program process then starts
         only it (one C call) instead of `Coverage.start()`, whose bookkeeping touches objects all
-        over the inherited heap (~40 copy-on-write faults).
-        It records into the collector's own data, as `Coverage.start()` would. None when this
-        coverage.py's internals differ: the public start is used then."""
+        over the inherited heap (~40 copy-on-write faults). It records into the collector's own
+        data, as `Coverage.start()` would. None when this coverage.py's internals differ: the public
+        start is used then."""
         collector = getattr(self.cov, "_collector", None)
         start_tracer = getattr(collector, "_start_tracer", None)
         if start_tracer is None or not isinstance(getattr(collector, "data", None), dict):
@@ -86,8 +86,8 @@ class Tracer:
         else:
             collector, tracer = self._armed
             tracer.start()
-            threading = sys.modules.get("threading")
-            if threading is not None and getattr(collector, "threading", None) is not None:
+            threading = _threading_of(collector)
+            if threading is not None:
                 threading.settrace(collector._installation_trace)  # threads started later, as coverage does
         self._running = True
 
@@ -101,8 +101,8 @@ class Tracer:
         collector, tracer = self._armed
         tracer.stop()
         sys.settrace(None)
-        threading = sys.modules.get("threading")
-        if threading is not None and getattr(collector, "threading", None) is not None:
+        threading = _threading_of(collector)
+        if threading is not None:
             threading.settrace(None)
         for other in collector.tracers:  # those started on the program's threads
             other.stop()
@@ -138,6 +138,12 @@ class Tracer:
             if all(abs(a) <= line_count and abs(b) <= line_count for a, b in decoded):
                 return sorted(arcs | decoded)
         return sorted(self.cov.get_data().arcs(self.path) or ())
+
+
+def _threading_of(collector):
+    """The threading module when coverage.py follows new threads (as its own start does), else None."""
+    threading = sys.modules.get("threading")
+    return threading if threading is not None and getattr(collector, "threading", None) is not None else None
 
 
 def _decide_loaded_files(collector):

@@ -164,10 +164,9 @@ class ProgramServer:
             return importlib.import_module(name)
         template = self.module_template
         if template is not None and template.__name__ == name and template.__file__ == path:
-            module = template  # made by the zygote with the two calls below, never run there
+            module = template  # made by the zygote with _new_module, never run there
         else:
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)  # the attributes importlib sets, all of them
+            module = _new_module(name, path)
         sys.modules[name] = module
         try:
             code = self._precompiled()
@@ -754,8 +753,12 @@ def module_template(module_name, scratch):
     importlib in the program process)."""
     if "." in module_name:
         return None
-    path = os.path.join(os.path.abspath(scratch) + os.sep, module_name + ".py")
-    return importlib.util.module_from_spec(importlib.util.spec_from_file_location(module_name, path))
+    return _new_module(module_name, os.path.join(os.path.abspath(scratch) + os.sep, module_name + ".py"))
+
+
+def _new_module(name, path):
+    """The module importlib makes for the file at `path`: spec, loader and every attribute it sets."""
+    return importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path))
 
 
 def rehearse(rounds=24):
