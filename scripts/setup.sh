@@ -30,4 +30,7 @@ fi
 # torch first, pinned, so the CPU build on local disk is used and nothing else pulls a CUDA build.
 .venv/bin/python -m pip install -q "torch==2.13.0"
 .venv/bin/python -m pip install -q -e ".[train,test]"
+# an editable install compiles nothing: without this every CLI start compiles what it imports
+# (~40 modules) whenever bytecode writing is off (PYTHONDONTWRITEBYTECODE, a read-only checkout)
+.venv/bin/python -m compileall -q codegym
 echo "setup: done ($(.venv/bin/codegym --version 2>/dev/null || echo codegym installed))"
