@@ -1879,7 +1879,117 @@ def _constants(kind, depth=3):
     return [i.argval for i in instructions if i.opname == "LOAD_CONST" and type(i.argval) is kind]
 '''
 
+# value objects whose class chain names a loaded standard-library subclass of a plain type with its
+# own comparison: the harness's copy must compare as the plain value, never by that class's __eq__
+TESTS_SHOUT_PYTEST = _tests(
+    """
+    import pytest  # loads importlib.metadata (FoldedCase, DeprecatedList) into the harness
+
+    from solution import shout
+
+
+    def test_shout():
+        assert shout("Hello") == "HELLO"
+        assert shout("abc def") == "ABC DEF"
+    """
+)
+TESTS_SHOUT_PARAMETRIZE = _tests(
+    """
+    import pytest
+
+    from solution import shout
+
+
+    @pytest.mark.parametrize("text, expected", [("Hello", "HELLO"), ("abc", "ABC")])
+    def test_shout(text, expected):
+        assert shout(text) == expected
+    """
+)
+TESTS_SHOUT_FAST = _tests(
+    """
+    from solution import shout
+
+
+    def test_shout():
+        assert shout("Hello") == "HELLO"
+        assert shout("abc def") == "ABC DEF"
+    """
+)
+TESTS_KEYS_PYTEST = _tests(
+    """
+    import pytest
+
+    from solution import counts, pair, letters
+
+
+    def test_counts():
+        assert counts("abbccc") == {"a": 1, "b": 2, "c": 3}
+
+
+    def test_pair():
+        assert pair(1, 3) == (1, 3)
+
+
+    def test_letters():
+        assert letters("cba") == "cba"
+    """
+)
+SHOUT_FOLDEDCASE = _code(
+    """
+    from importlib.metadata._text import FoldedCase
+
+
+    class _Text(FoldedCase):  # not exported: its shadow is made when the value arrives
+        pass
+
+
+    def shout(text):
+        return _Text(text)  # WRONG: unchanged, equal only case-insensitively
+    """
+)
+
 EQUALITY = [
+    Attack(
+        "stdlib_foldedcase_value_base",
+        "equality",
+        SHOUT_FOLDEDCASE,
+        tests=TESTS_SHOUT_PYTEST,
+        note="a str subclass of importlib.metadata's FoldedCase: its case-insensitive __eq__ must not judge",
+    ),
+    Attack(
+        "stdlib_foldedcase_value_base_parametrize",
+        "equality",
+        SHOUT_FOLDEDCASE,
+        tests=TESTS_SHOUT_PARAMETRIZE,
+        note="the same on the real-pytest path",
+    ),
+    Attack(
+        "stdlib_deprecatedlist_value_base",
+        "equality",
+        _code(
+            """
+            from importlib.metadata import DeprecatedList
+
+
+            class _Items(DeprecatedList):  # DeprecatedList.__eq__ is tuple(self) == tuple(other)
+                pass
+
+
+            def counts(text):
+                return _Items(sorted(set(text)))  # WRONG: the keys only
+
+
+            def pair(a, b):
+                return _Items([a, b])  # WRONG: a list, not a tuple
+
+
+            def letters(text):
+                return _Items(text)  # WRONG: a list of characters, not the string
+            """
+        ),
+        tests=TESTS_KEYS_PYTEST,
+        note="a list subclass of importlib.metadata's DeprecatedList: equal to a dict's keys, a tuple, a str",
+    ),
     Attack(
         "eq_is_builtin_id",
         "equality",
@@ -3541,6 +3651,15 @@ _PLANT_PATHS = (
 )
 
 CROSS_RUN_STATE = [
+    Attack(
+        "stdlib_shadow_base_armed_by_previous_run",
+        "cross_run_state",
+        SHOUT_FOLDEDCASE,
+        tests=TESTS_SHOUT_FAST,
+        setup="def shout(text):\n    return text.upper()\n",
+        setup_tests=TESTS_SHOUT_PARAMETRIZE,
+        note="a pytest run leaves importlib.metadata loaded in the harness; the next run's value names it",
+    ),
     Attack(
         "sysv_shared_memory",
         "cross_run_state",

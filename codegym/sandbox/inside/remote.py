@@ -202,19 +202,22 @@ class Session:
     def shadow_class(self, chain, remote, path=None):
         """The harness's class standing for the program's class chain[0] (chain: its MRO as
         (module, qualname) pairs). Program classes up to the first trusted one become shadows whose
-        base is that trusted class (repo classes, builtins, loaded standard-library classes)."""
+        base is that trusted class (repo classes, builtins, loaded standard-library classes; see
+        _may_base_a_shadow for the ones passed over)."""
         chain = [(m, q) for m, q in chain if m and q] or [("", "object")]
         first = chain[0]
-        base, resolved_index = object, len(chain)
-        for index, (module, qualname) in enumerate(chain):
+        base, program_classes = object, []
+        for module, qualname in chain:
             candidate = self.resolve(module, qualname)
-            if isinstance(candidate, type) and not isinstance(candidate, ProgramClass):
-                base, resolved_index = candidate, index
+            if not isinstance(candidate, type) or isinstance(candidate, ProgramClass):
+                program_classes.append((module, qualname))
+            elif not program_classes:
+                return candidate  # not a program class at all: the trusted class itself
+            elif self._may_base_a_shadow(candidate):
+                base = candidate
                 break
-        if resolved_index == 0:
-            return base  # not a program class at all
         klass = None
-        for module, qualname in reversed(chain[:resolved_index]):
+        for module, qualname in reversed(program_classes):
             klass = self._shadow(module, qualname, base)
             base = klass
         if remote is not None:
@@ -223,6 +226,18 @@ class Session:
             type.__setattr__(klass, "_codegym_path", tuple(path))
             type.__setattr__(klass, "_codegym_path_name", (first[0], ".".join(path)))
         return klass
+
+    def _may_base_a_shadow(self, klass):
+        """Whether a trusted class may be a base of the shadows of program classes. Not a
+        standard-library subclass of a plain type: a program's value of a class derived from it is
+        compared by the harness's copy, and such a class may carry its own comparison
+        (importlib.metadata's case-insensitive `FoldedCase`, `DeprecatedList` comparing as a tuple) —
+        the program would pick which trusted `__eq__` decides the verdict. The shadow then derives
+        from the plain type further down the chain, the semantics a plain `OrderedDict` or `Counter`
+        has here too (they arrive as dicts). Builtins and the task's repository classes may."""
+        if klass.__module__ == "builtins" or not issubclass(klass, _VALUE_BASES):
+            return True
+        return self.is_repo_module(klass.__module__)
 
     def value_class(self, chain, base):
         """The class of the harness's copies of a program class derived from the plain type `base`:
