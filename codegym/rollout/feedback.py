@@ -1,6 +1,7 @@
 """Feedback for a failed attempt: what went wrong, in words the model can act on — status, the
-error, failing test names and the traceback frames in its own files. Never the hidden tests' source:
-test-file frames carry only `file:line` (the runner strips their text).
+error, failing test names and the traceback frames in its own files. Never the hidden tests' source
+(test-file frames carry only `file:line`: the runner strips their text) nor their expected values:
+a hidden test's message is shown only when it is the program's own (see `_shown_message`).
 
 A message has three parts: a head (the status line), details (error, failing tests, frames, stderr)
 and a closing instruction that matches what the next turn does. When the message must fit a budget,
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from codegym.reward.breakdown import RewardBreakdown
-from codegym.sandbox.types import ExecResult, TestOutcome
+from codegym.sandbox.types import ExecResult, TestOutcome, TestResult
 
 Style = Literal["chat", "completion"]
 MAX_TESTS = 5
@@ -82,12 +83,13 @@ def _details(breakdown: RewardBreakdown, result: ExecResult) -> list[str]:
     lines = []
     if result.message:
         lines.append(f"Error: {cut_middle(without_interpreter_frames(result.message.strip()), 600)}")
-    failing = [t for t in result.tests if t.outcome is not TestOutcome.PASSED and t.suite == "hidden"][
-        :MAX_TESTS
-    ]
+    failing = [t for t in result.tests if t.outcome is not TestOutcome.PASSED]
+    # the hidden tests' first; a visible test (its values are in the prompt) is shown whole
+    failing = sorted(failing, key=lambda t: t.suite != "hidden")[:MAX_TESTS]
     for test in failing:
-        name = test.test_id.split("::")[-1]
-        detail = f": {cut_middle(test.message.strip(), 200)}" if test.message.strip() else ""
+        name = test.test_id.split("::")[-1] + (" (visible)" if test.suite == "visible" else "")
+        message = test.message.strip() if test.suite == "visible" else _shown_message(test)
+        detail = f": {cut_middle(message, 200)}" if message else ""
         lines.append(f"- {name} {test.outcome.value}{detail}")
         frames = without_interpreter_frames(test.traceback).splitlines()
         program_frames = [f for f in frames if f.startswith(("File ", "    "))]
@@ -96,6 +98,19 @@ def _details(breakdown: RewardBreakdown, result: ExecResult) -> list[str]:
     if result.stderr.strip() and breakdown.status in ("error", "timeout", "memory"):
         lines.append("stderr (end):\n" + result.stderr.strip()[-400:])
     return lines
+
+
+def _shown_message(test: TestResult) -> str:
+    """A hidden test's message as the model may see it: whole when it is the program's own words
+    (an exception the program raised, its crash); else only the exception's type. A failed assert
+    says `actual != expected`, and the expected values of hidden tests, shown at one attempt, would
+    let the next one be a lookup table judged by those same tests."""
+    message = test.message.strip()
+    if test.message_from_program or not message:
+        return message
+    kind = message.split(":", 1)[0].strip()
+    kind = kind if kind.isidentifier() else "the test's check"
+    return f"{kind} (a hidden test's values are not shown)"
 
 
 def feedback_for(breakdown: RewardBreakdown, result: ExecResult | None, *, style: Style = "chat") -> Feedback:

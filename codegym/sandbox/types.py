@@ -170,6 +170,10 @@ class TestResult:
     input_head: str = ""
     expected_head: str = ""
     actual_head: str = ""
+    # the message is the program's own (an exception it raised, its crash) or codegym's, so it quotes
+    # nothing of the test; otherwise (a failed assert, an error in the test's code) it may quote the
+    # test's expected values, and the retry feedback shows only its exception type for hidden tests
+    message_from_program: bool = False
 
 
 @dataclass(frozen=True)
@@ -259,6 +263,7 @@ class ExecResult:
                 input_head=t.get("input_head", ""),
                 expected_head=t.get("expected_head", ""),
                 actual_head=t.get("actual_head", ""),
+                message_from_program=t.get("message_from_program") is True,
             )
             for t in values.get("tests", ())
         )

@@ -35,6 +35,9 @@ FAILING_WITHOUT_A_FLAG = {
     "atexit_and_excepthook": "    import atexit, os, sys\n    atexit.register(lambda: os._exit(0))\n"
     "    sys.excepthook = lambda *a: None\n    return 0.0\n",
     "frame_walking": "    import sys\n    frame = sys._getframe(1)\n    return 0.5\n",
+    # honest bugs that return a builtin object where a number is expected: never evidence of a fake
+    "generator_by_mistake": "    yield number % 1.0\n",
+    "map_by_mistake": "    return map(float, [number])\n",
 }
 
 

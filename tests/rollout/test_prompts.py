@@ -77,3 +77,45 @@ def test_retry_feedback_on_a_case_task_never_shows_a_hidden_answer() -> None:
     message = feedback_message(scored.breakdown, scored.result, style="chat")
     assert message and "case_0" in message and "wrong answer" in message
     assert SECRET not in message
+
+
+def shout_task():
+    from codegym.tasks.model import Task, TestSuite
+
+    hidden = (
+        "from solution import shout\n\n"
+        f"def test_hidden_value():\n    assert shout('x') == '{SECRET}'\n\n"
+        "def test_hidden_error():\n    assert shout('boom') == 'BOOM'\n\n"
+        f"def test_hidden_index():\n    assert shout('abc').index('{SECRET}') == 0\n"
+    )
+    visible = "from solution import shout\n\ndef test_visible():\n    assert shout('hi') == 'HI'\n"
+    return Task(
+        pack="t",
+        name="shout",
+        prompt="Write shout(text).",
+        solution_path="solution.py",
+        reference_solution="def shout(text):\n    return text.upper()\n",
+        hidden_tests=TestSuite({"test_hidden.py": hidden}),
+        visible_tests=TestSuite({"test_visible.py": visible}),
+        entry_point="shout",
+    )
+
+
+def test_retry_feedback_never_shows_a_hidden_tests_expected_value() -> None:
+    # the first attempt makes the failures show its inputs: had the feedback shown `actual !=
+    # expected`, the second attempt could be a table of the hidden tests' answers
+    probe = (
+        "def shout(text):\n"
+        "    if text == 'boom':\n"
+        "        raise ValueError('no shouting at ' + repr(text))\n"
+        "    return 'IN=' + repr(text)\n"
+    )
+    with LocalBackend(workers=1) as backend:
+        scored = RewardJudge(backend, RewardConfig()).score_many([(shout_task(), probe, None)])[0]
+    assert scored.result is not None and not scored.breakdown.passed
+    message = feedback_message(scored.breakdown, scored.result, style="chat")
+    assert SECRET not in message  # neither the failed assert's nor the test's own call's values
+    assert "test_hidden_value failed: AssertionError (a hidden test's values are not shown)" in message
+    assert "test_hidden_index" in message and "not shown" in message
+    assert "ValueError: no shouting at 'boom'" in message  # the program's own exception, whole
+    assert "test_visible (visible) failed: AssertionError: \"IN='hi'\" != 'HI'" in message

@@ -130,6 +130,7 @@ def _long_failure() -> tuple[RewardBreakdown, ExecResult]:
             TestOutcome.FAILED,
             message="RecursionError " * 40,
             traceback=traceback,
+            message_from_program=True,  # the program's own exception
         )
         for i in range(8)
     )

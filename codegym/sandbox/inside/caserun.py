@@ -82,6 +82,7 @@ class CaseRunner:
             duration=time.perf_counter() - started,
             message=message,
             traceback="",
+            own=True,  # codegym's words or the program's, never an expected answer (that has its field)
             input_head=head(input_text),
             expected_head=head(expected),
             actual_head=head(actual),

@@ -310,7 +310,7 @@ class Harness:
             if files is not None and filename not in files:
                 continue
             started = time.perf_counter()
-            outcome, message, frames = "passed", "", ""
+            outcome, message, frames, own = "passed", "", "", False
             try:
                 if deadline is not None:
                     self.session.connection.deadline = deadline
@@ -320,6 +320,7 @@ class Harness:
             except BaseException as exc:
                 outcome = _outcome_for(exc)
                 message, frames = self._format(exc)
+                own = _raised_by_program(exc)
                 if isinstance(exc, remote.ProgramAborted):
                     self.exit_flagged = True
                     if report:
@@ -335,6 +336,7 @@ class Harness:
                     duration=time.perf_counter() - started,
                     message=message,
                     traceback=frames,
+                    own=own,
                 )
                 self._track(outcome, filename)
             if self.program_lost is not None:
@@ -507,6 +509,16 @@ class Harness:
 _HELPER_MODULE = "__codegym_harness__"
 
 
+def _raised_by_program(exc):
+    """Whether the exception is the program's own — raised in the program process (an exception
+    made by exception_from) or its crash or exit — so its message holds only what the program knew.
+    Any other (an assert of the test, a call the test made on a returned value) may quote the
+    test's expected values (the retry feedback hides those messages of hidden tests)."""
+    if isinstance(exc, (remote.ProgramGone, remote.ProgramAborted)):
+        return True
+    return "_codegym_frames" in getattr(exc, "__dict__", {})
+
+
 def _type_name(exc):
     kind = type(exc)
     if kind in (remote.ProgramGone, remote.ProgramAborted):
@@ -581,6 +593,7 @@ class _PytestReporter:
         self.deadline = deadline
         self.more = more
         self.reported = set()
+        self.raised_by_program = {}  # node id -> its exception was the program's (_raised_by_program)
         self.completed = True
 
     def pytest_collection_finish(self, session):
@@ -611,6 +624,7 @@ class _PytestReporter:
         if call.excinfo is None:
             return
         exc = call.excinfo.value
+        self.raised_by_program[item.nodeid] = _raised_by_program(exc)
         if isinstance(exc, remote.ProgramGone):
             self.harness.program_lost = self.harness.program_lost or str(exc)
             self.harness._flag_violation(self.report)
@@ -651,6 +665,7 @@ class _PytestReporter:
             duration=report.duration,
             message=message,
             traceback="",
+            own=self.raised_by_program.get(report.nodeid, False) or message == self.harness.program_lost,
         )
         self.harness._track(outcome, report.nodeid.split("::", 1)[0])
 
