@@ -89,6 +89,7 @@ _TYPE_WORDS = frozenset(
         "iterable",
     }
 )
+COORDINATION = 0.7  # per query word a name matches beyond the first (see `_lexical`)
 _CANDIDATE_KINDS = frozenset({"function", "method", "class", "constant", "variable", "attribute"})
 
 
@@ -626,7 +627,8 @@ def _mentions(graph: RepoGraph, hole: Hole) -> list[Sym]:
 
 
 def _lexical(names: _NameIndex, query: dict[str, float], exclude: str = "") -> dict[Sym, float]:
-    """IDF-weighted subword overlap, normalised to [0, 1]; `total` also half-matches `subtotal`.
+    """IDF-weighted subword overlap with a coordination factor, normalised to [0, 1]; `total` also
+    half-matches `subtotal`.
 
     Definitions of file `exclude` (the hole's own file: never candidates) are left out: the hole
     function matches its own name best, and as the maximum it would squash every real match."""
@@ -653,9 +655,14 @@ def _lexical(names: _NameIndex, query: dict[str, float], exclude: str = "") -> d
     for sym, toks in names.tokens.items():
         if sym.path == exclude:
             continue
-        total = sum(match[t] * names.idf.get(t, 0.0) for t in toks if t in match)
+        hits = [t for t in toks if t in match]
+        total = sum(match[t] * names.idf.get(t, 0.0) for t in hits)
         if total:
-            raw[sym] = total / math.sqrt(len(toks))
+            # several of the query's words in one name (`rewrite_traceback_stack` for "rewritten
+            # exceptions ... traceback") say more than their sum: a coordination factor, as in IR
+            # scoring; not for members, whose few-word names (`connect_timeout`) would crowd the rest
+            coord = 1.0 if sym in names.members else 1.0 + COORDINATION * (len(hits) - 1)
+            raw[sym] = total / math.sqrt(len(toks)) * coord
     top = max(raw.values(), default=0.0)
     return {sym: value / top for sym, value in raw.items()} if top else {}
 

@@ -323,3 +323,17 @@ def test_a_definition_named_as_the_hole_is_a_strong_match() -> None:
     scores = ranked(files, "thing.py", hole_line(dunder))
     plain = ranked(files, "thing.py", hole_line(dunder), RankWeights(namesake=0.0))
     assert scores.get("rule.py::Rule") == plain.get("rule.py::Rule")
+
+
+def test_a_name_matching_several_query_words_beats_a_one_word_match() -> None:
+    # "rewritten exceptions ... traceback": `rewrite_traceback_stack` matches two of the docstring's
+    # words; a one-word name matching a parameter (`get_source` for `source`) must not outrank it
+    debug = "def rewrite_traceback_stack(source=None): ...\n"
+    loaders = "def get_source(name): ...\n\n\ndef source_lines(name): ...\n"
+    env = '''class Environment:
+    def handle_exception(self, source=None):
+        """Raise rewritten exceptions or return a rendered traceback."""
+'''
+    files = {"debug.py": debug, "loaders.py": loaders, "env.py": env}
+    scores = ranked(files, "env.py", hole_line(env))
+    assert scores["debug.py::rewrite_traceback_stack"] > scores["loaders.py::get_source"]
