@@ -6,11 +6,13 @@ what it imports and uses (`from m import X` and `m.X` alike) and the members of 
 imports (package re-exports included), what the rest of the file and the sibling methods reference
 (decaying with distance, down-weighted when most of the file's functions use it), the class
 hierarchy (bases, the overridden method and what it calls), names shared with the signature and
-docstring (IDF-weighted subwords, exact mentions; a member only when the file reaches its class),
-co-usage with the hole's known targets across the repo, the members of the classes that ranked
-(those reachable as `Cls.name` first: classmethods, staticmethods, class attributes; `_private`
-ones of classes the hole does not derive from last), and a centrality prior (distinct referencing
-scopes). Only code outside the hole's body is read: the body being written is never seen.
+docstring (IDF-weighted subwords with a coordination factor, a name equal to the hole's, exact
+mentions; a member only when the file reaches its class), co-usage with the hole's known targets
+across the repo, the members of the classes that ranked (those reachable as `Cls.name` first:
+classmethods, staticmethods, class attributes; those whose parameters are named like the hole's and
+its class's constructor's before the rest; `_private` ones of classes the hole does not derive from
+last), and a centrality prior (distinct referencing scopes). Only code outside the hole's body is
+read: the body being written is never seen.
 """
 
 from __future__ import annotations
