@@ -6,11 +6,13 @@ what it imports and uses (`from m import X` and `m.X` alike) and the members of 
 imports (package re-exports included), what the rest of the file and the sibling methods reference
 (decaying with distance, down-weighted when most of the file's functions use it), the class
 hierarchy (bases, the overridden method and what it calls), names shared with the signature and
-docstring (IDF-weighted subwords, exact mentions; a member only when the file reaches its class),
-co-usage with the hole's known targets across the repo, the members of the classes that ranked
-(those reachable as `Cls.name` first: classmethods, staticmethods, class attributes; `_private`
-ones of classes the hole does not derive from last), and a centrality prior (distinct referencing
-scopes). Only code outside the hole's body is read: the body being written is never seen.
+docstring (IDF-weighted subwords with a coordination factor, a name equal to the hole's, exact
+mentions; a member only when the file reaches its class), co-usage with the hole's known targets
+across the repo, the members of the classes that ranked (those reachable as `Cls.name` first:
+classmethods, staticmethods, class attributes; those whose parameters are named like the hole's and
+its class's constructor's before the rest; `_private` ones of classes the hole does not derive from
+last), and a centrality prior (distinct referencing scopes). Only code outside the hole's body is
+read: the body being written is never seen.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from codegym.context.graph import RepoGraph, Sym, reachable_indices
 from codegym.context.model import MODULE_SCOPE, Definition, ImportBinding
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a header's brackets, separators, stars, strings (skipped whole: a default may hold commas) and words
+_HEADER_TOKEN = re.compile(
+    r"""\*\*|[()\[\]{},=:*]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_][A-Za-z0-9_]*"""
+)
 _QUOTED = re.compile(r"`~?(?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?`")
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _STOP = frozenset(
@@ -85,6 +91,7 @@ _TYPE_WORDS = frozenset(
         "iterable",
     }
 )
+COORDINATION = 0.7  # per query word a name matches beyond the first (see `_lexical`)
 _CANDIDATE_KINDS = frozenset({"function", "method", "class", "constant", "variable", "attribute"})
 
 
@@ -132,6 +139,8 @@ class RankWeights:
     classes_expanded: int = 16
     member_base: float = 0.15
     member_name: float = 1.5  # name match of a member of a ranked class
+    member_params: float = 1.5  # ... and its parameters named like the hole's (see `_param_match`)
+    namesake: float = 2.0  # named as the hole is, word for word (`Rule` for `Console.rule`)
     # an instance method of a class the hole does not derive from is reached through an object, which
     # static resolution cannot see; what a body reaches as `Cls.name` is a classmethod, staticmethod,
     # class attribute or nested class
@@ -206,14 +215,22 @@ class _NameIndex:
         self.tokens: dict[Sym, tuple[str, ...]] = {}  # every candidate definition -> its subwords
         self.members: set[Sym] = set()  # methods and class attributes
         self.idf: dict[str, float] = {}
+        self.param_idf: dict[str, float] = {}  # parameter name -> IDF over the repo's functions
+        self.n_functions = 0
         if graph is None:
             return
         doc_freq: Counter[str] = Counter()
+        param_freq: Counter[str] = Counter()
         for path in graph.parsed:
-            for _sym, toks in self._of_file(graph, path):
+            for sym, toks in self._of_file(graph, path):
                 doc_freq.update(toks)
+                params = _parameters(graph, sym)
+                if params:
+                    self.n_functions += 1
+                    param_freq.update(set(params))
         total = max(1, len(self.tokens))
         self.idf = {tok: math.log(1 + total / n) for tok, n in doc_freq.items()}
+        self.param_idf = {p: math.log(1 + self.n_functions / n) for p, n in param_freq.items()}
 
     def _of_file(self, graph: RepoGraph, path: str) -> list[tuple[Sym, tuple[str, ...]]]:
         out = []
@@ -243,6 +260,7 @@ class _NameIndex:
         index.tokens = {sym: toks for sym, toks in self.tokens.items() if sym.path != path}
         index.members = {sym for sym in self.members if sym.path != path}
         index.idf = self.idf
+        index.param_idf, index.n_functions = self.param_idf, self.n_functions
         index._of_file(new, path)
         return index
 
@@ -353,6 +371,7 @@ class _Scorer:
         self.lexical = _lexical(self.names, _query_tokens(graph, hole), exclude=hole.path)
         self._ancestors = set(graph.mro(self.hole_class)) if self.hole_class is not None else set()
         self._reached: set[Sym] = set()
+        self._vocab: frozenset[str] | None = None
         degree = graph.in_degree()
         self._degree = degree
         self._norm = math.log1p(max(degree.values(), default=1)) or 1.0
@@ -450,6 +469,7 @@ class _Scorer:
         """Name similarity with the signature and docstring, and verbatim mentions."""
         w = self.w
         self._reached = set(self.scores)  # before this signal adds classes by name alone
+        namesakes = self._namesakes()
         for sym, value in self.lexical.items():
             factor = 1.0
             if sym in self.names.members:
@@ -463,8 +483,23 @@ class _Scorer:
             if self.kind(sym) == "attribute":
                 factor *= w.attribute_factor
             self.add(sym, w.lexical * value * factor)
+            if sym in namesakes:
+                self.add(sym, w.namesake * factor)
         for sym in _mentions(self.graph, self.hole):
             self.add(sym, w.mention)
+
+    def _namesakes(self) -> set[Sym]:
+        """Candidates whose name is the hole's, word for word (`Console.rule` -> `Rule`, `parse_dict`
+        -> `parse_dict`): the best a name can say, which a share of IDF-weighted words understates
+        when the hole's docstring and parameters bring many other words. Not for dunders: a
+        protocol fixes their names, not what their bodies use."""
+        if self.hole.function == MODULE_SCOPE:
+            return set()
+        name = self.graph.parsed[self.hole.path].definitions[self.hole.function].name
+        want = set(subwords(name))
+        if not want or (name.startswith("__") and name.endswith("__")):
+            return set()
+        return {sym for sym in self.lexical if set(self.names.tokens[sym]) == want}
 
     def _related(self, member: Sym) -> bool:
         """Whether a member's class is one the hole's file reaches (scored so far) or an ancestor."""
@@ -502,11 +537,29 @@ class _Scorer:
                 member = Sym(cls.path, i)
                 lexical = self.w.member_name * self.lexical.get(member, 0.0)
                 strength = self.w.member_base + lexical + self.centrality(member)
+                strength += self.w.member_params * self._param_match(member)
                 if self.kind(member) == "attribute":
                     strength *= self.w.attribute_factor
                 elif not inherited and not class_level(self.graph.definition(member)):
                     strength *= self.w.instance_member
                 self.add(member, self.w.member * (score / best) * strength)
+
+    def _param_match(self, sym: Sym) -> float:
+        """Share of a callable's parameters named like what the hole has at hand (its parameters, its
+        class's constructor parameters): `Control.move_to(x, y)` for a method of a class built from
+        `x` and `y`, `Style.normalize(style)` for a function taking `style`. A body passes what it
+        has, so among dozens of members of a class the file uses, those are the likely calls."""
+        if self._vocab is None:
+            self._vocab = _hole_vocabulary(self.graph, self.hole)
+        if not self._vocab:
+            return 0.0
+        params = _parameters(self.graph, sym)
+        if not params:
+            return 0.0
+        # a parameter name most functions have (`style`, `console`) says less than a rare one: IDF over
+        # the repository's functions, full weight for a name at most two functions share
+        idf, ref = self.names.param_idf, math.log(1 + max(1, self.names.n_functions) / 2)
+        return sum(min(1.0, idf.get(p, ref) / ref) for p in params if p in self._vocab) / len(params)
 
     def centrality_prior(self) -> None:
         for sym in list(self.scores):
@@ -576,7 +629,8 @@ def _mentions(graph: RepoGraph, hole: Hole) -> list[Sym]:
 
 
 def _lexical(names: _NameIndex, query: dict[str, float], exclude: str = "") -> dict[Sym, float]:
-    """IDF-weighted subword overlap, normalised to [0, 1]; `total` also half-matches `subtotal`.
+    """IDF-weighted subword overlap with a coordination factor, normalised to [0, 1]; `total` also
+    half-matches `subtotal`.
 
     Definitions of file `exclude` (the hole's own file: never candidates) are left out: the hole
     function matches its own name best, and as the maximum it would squash every real match."""
@@ -603,9 +657,14 @@ def _lexical(names: _NameIndex, query: dict[str, float], exclude: str = "") -> d
     for sym, toks in names.tokens.items():
         if sym.path == exclude:
             continue
-        total = sum(match[t] * names.idf.get(t, 0.0) for t in toks if t in match)
+        hits = [t for t in toks if t in match]
+        total = sum(match[t] * names.idf.get(t, 0.0) for t in hits)
         if total:
-            raw[sym] = total / math.sqrt(len(toks))
+            # several of the query's words in one name (`rewrite_traceback_stack` for "rewritten
+            # exceptions ... traceback") say more than their sum: a coordination factor, as in IR
+            # scoring; not for members, whose few-word names (`connect_timeout`) would crowd the rest
+            coord = 1.0 if sym in names.members else 1.0 + COORDINATION * (len(hits) - 1)
+            raw[sym] = total / math.sqrt(len(toks)) * coord
     top = max(raw.values(), default=0.0)
     return {sym: value / top for sym, value in raw.items()} if top else {}
 
@@ -726,3 +785,49 @@ def _docstring(graph: RepoGraph, path: str, d: Definition) -> str:
     if d.doc_start < 0:
         return ""
     return _slice(graph.sources[path], d.doc_start, d.doc_end)
+
+
+def _parameters(graph: RepoGraph, sym: Sym) -> tuple[str, ...]:
+    """Parameter names of a function / method, read from its header; not `self` / `cls` and not
+    `*args` / `**kwargs` (their names say nothing of what is passed)."""
+    d = graph.definition(sym)
+    if d is None or d.kind not in ("function", "method"):
+        return ()
+    header = _slice(graph.sources[sym.path], d.start_byte, d.header_end)
+    start = header.find("(", header.find("def "))
+    if start < 0:
+        return ()
+    names, depth, expect = [], 0, True
+    for match in _HEADER_TOKEN.finditer(header, start):
+        tok = match.group()
+        if tok in ("(", "[", "{"):
+            depth += 1
+            expect = depth == 1
+        elif tok in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif depth != 1:
+            continue
+        elif tok == ",":
+            expect = True
+        elif tok in ("=", ":", "*", "**"):
+            expect = False  # an annotation, a default, or a starred parameter follows
+        elif expect and tok[0].isidentifier():
+            names.append(tok)
+            expect = False
+    return tuple(n for n in names if n not in ("self", "cls"))
+
+
+def _hole_vocabulary(graph: RepoGraph, hole: Hole) -> frozenset[str]:
+    """Names the hole's body has at hand: its parameters and its class's constructor parameters."""
+    if hole.function == MODULE_SCOPE:
+        return frozenset()
+    names = set(_parameters(graph, Sym(hole.path, hole.function)))
+    parsed = graph.parsed[hole.path]
+    d = parsed.definitions[hole.function]
+    if d.kind == "method" and d.parent != MODULE_SCOPE:
+        init = graph.index[hole.path].members.get(d.parent, {}).get("__init__")
+        if init is not None and init != hole.function:
+            names.update(_parameters(graph, Sym(hole.path, init)))
+    return frozenset(names)

@@ -249,3 +249,91 @@ def load(name):
 '''
     scores = ranked({"loaders.py": loaders, "env.py": env}, "env.py", hole_line(env))
     assert scores["loaders.py::Cache"] > scores["loaders.py::Loader"]
+
+
+def test_members_taking_what_the_hole_has_rank_first() -> None:
+    # among many classmethods of a class the file uses, the one whose parameters are named like the
+    # hole's parameters and its class's constructor parameters (`x`, `y`) is the likely call
+    control = """class Control:
+    @classmethod
+    def move_to(cls, x, y): ...
+
+    @classmethod
+    def bell(cls): ...
+
+    @classmethod
+    def show_cursor(cls, show): ...
+
+    @classmethod
+    def title(cls, title): ...
+"""
+    console = """from .control import Control
+
+
+class Console:
+    def beep(self):
+        return Control.bell()
+
+
+class ScreenUpdate:
+    def __init__(self, lines, x, y):
+        self.lines = lines
+
+    def render(self, console, options):
+"""
+    files = {"control.py": control, "console.py": console}
+    scores = ranked(files, "console.py", hole_line(console))
+    for other in ("show_cursor", "title"):
+        assert scores["control.py::Control.move_to"] > scores[f"control.py::Control.{other}"]
+    plain = ranked(files, "console.py", hole_line(console), RankWeights(member_params=0.0))
+    assert plain["control.py::Control.move_to"] < scores["control.py::Control.move_to"]
+
+
+def test_parameter_names_read_from_headers() -> None:
+    from codegym.context.graph import Sym
+    from codegym.context.rank import _parameters
+
+    text = """@deco("a, b")
+def f(self, a: Dict[str, int] = {"x": 1}, *args, b="p, q", c: "T" = (1, 2), **kw) -> Tuple[int, str]:
+    pass
+
+
+def g(cls, /, x, y, *, z): ...
+"""
+    graph = ContextEngine().graph(RepoFiles({"m.py": text.encode()}, "pkg"))
+    names = {graph.definition(Sym("m.py", i)).name: _parameters(graph, Sym("m.py", i)) for i in (0, 1)}
+    assert names == {"f": ("a", "b", "c"), "g": ("x", "y", "z")}
+
+
+def test_a_definition_named_as_the_hole_is_a_strong_match() -> None:
+    # `Console.rule` draws a `Rule`: a name equal to the hole's, word for word, is the best a name can
+    # say, however many other words the docstring brings; a protocol dunder's name says nothing
+    rule = "class Rule:\n    def __init__(self, title=''): ...\n\n\nclass Ruler: ...\n"
+    console = '''class Console:
+    def rule(self, title="", characters="-", style="rule.line", align="center"):
+        """Draw a line with optional centered title, in a given style and alignment, over the width."""
+'''
+    files = {"rule.py": rule, "console.py": console}
+    scores = ranked(files, "console.py", hole_line(console))
+    plain = ranked(files, "console.py", hole_line(console), RankWeights(namesake=0.0))
+    assert scores["rule.py::Rule"] >= plain["rule.py::Rule"] + RankWeights().namesake
+    assert scores.get("rule.py::Ruler", 0.0) == plain.get("rule.py::Ruler", 0.0)
+    dunder = 'class Thing:\n    def __rule__(self):\n        """Rule."""\n'
+    files = {"rule.py": rule, "thing.py": dunder}
+    scores = ranked(files, "thing.py", hole_line(dunder))
+    plain = ranked(files, "thing.py", hole_line(dunder), RankWeights(namesake=0.0))
+    assert scores.get("rule.py::Rule") == plain.get("rule.py::Rule")
+
+
+def test_a_name_matching_several_query_words_beats_a_one_word_match() -> None:
+    # "rewritten exceptions ... traceback": `rewrite_traceback_stack` matches two of the docstring's
+    # words; a one-word name matching a parameter (`get_source` for `source`) must not outrank it
+    debug = "def rewrite_traceback_stack(source=None): ...\n"
+    loaders = "def get_source(name): ...\n\n\ndef source_lines(name): ...\n"
+    env = '''class Environment:
+    def handle_exception(self, source=None):
+        """Raise rewritten exceptions or return a rendered traceback."""
+'''
+    files = {"debug.py": debug, "loaders.py": loaders, "env.py": env}
+    scores = ranked(files, "env.py", hole_line(env))
+    assert scores["debug.py::rewrite_traceback_stack"] > scores["loaders.py::get_source"]
