@@ -1,7 +1,8 @@
 """Feedback for a failed attempt: what went wrong, in words the model can act on — status, the
 error, failing test names and the traceback frames in its own files. Never the hidden tests' source
 (test-file frames carry only `file:line`: the runner strips their text) nor their expected values:
-a hidden test's message is shown only when it is the program's own (see `_shown_message`).
+a hidden test's message is shown only when it quotes nothing of the test (see `_shown_message`),
+and the program's stderr only when no test could have sent it anything.
 
 A message has three parts: a head (the status line), details (error, failing tests, frames, stderr)
 and a closing instruction that matches what the next turn does. When the message must fit a budget,
@@ -95,18 +96,22 @@ def _details(breakdown: RewardBreakdown, result: ExecResult) -> list[str]:
         program_frames = [f for f in frames if f.startswith(("File ", "    "))]
         if program_frames:
             lines.append("  " + "\n  ".join(program_frames[-4:]))
-    if result.stderr.strip() and breakdown.status in ("error", "timeout", "memory"):
+    # the program's stderr only when nothing it printed can be what a test sent it: no test ran
+    # (it failed at import), or only cases did (a case sends its input alone, never the answer)
+    quotes_nothing = all(t.message_holds_no_test_data for t in result.tests)
+    if result.stderr.strip() and breakdown.status in ("error", "timeout", "memory") and quotes_nothing:
         lines.append("stderr (end):\n" + result.stderr.strip()[-400:])
     return lines
 
 
 def _shown_message(test: TestResult) -> str:
-    """A hidden test's message as the model may see it: whole when it is the program's own words
-    (an exception the program raised, its crash); else only the exception's type. A failed assert
-    says `actual != expected`, and the expected values of hidden tests, shown at one attempt, would
-    let the next one be a lookup table judged by those same tests."""
+    """A hidden test's message as the model may see it: whole when it quotes nothing of the test
+    (codegym's words about a crash or an exit, a case's verdict); else only the exception's type. A
+    failed assert says `actual != expected`, and an exception the program raised can carry what a
+    test sent it (a method's argument, a callback's failure): the hidden tests' expected values,
+    shown at one attempt, would let the next one be a lookup table judged by those same tests."""
     message = test.message.strip()
-    if test.message_from_program or not message:
+    if test.message_holds_no_test_data or not message:
         return message
     kind = message.split(":", 1)[0].strip()
     kind = kind if kind.isidentifier() else "the test's check"

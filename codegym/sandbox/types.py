@@ -170,10 +170,11 @@ class TestResult:
     input_head: str = ""
     expected_head: str = ""
     actual_head: str = ""
-    # the message is the program's own (an exception it raised, its crash) or codegym's, so it quotes
-    # nothing of the test; otherwise (a failed assert, an error in the test's code) it may quote the
-    # test's expected values, and the retry feedback shows only its exception type for hidden tests
-    message_from_program: bool = False
+    # the message is codegym's about the program (its crash or exit; a case's verdict), so it quotes
+    # nothing of the test; otherwise (a failed assert, any exception, even the program's, which may
+    # carry what a test sent it) it may quote the test's expected values, and the retry feedback
+    # shows only its exception type for hidden tests
+    message_holds_no_test_data: bool = False
 
 
 @dataclass(frozen=True)
@@ -263,7 +264,7 @@ class ExecResult:
                 input_head=t.get("input_head", ""),
                 expected_head=t.get("expected_head", ""),
                 actual_head=t.get("actual_head", ""),
-                message_from_program=t.get("message_from_program") is True,
+                message_holds_no_test_data=t.get("message_holds_no_test_data") is True,
             )
             for t in values.get("tests", ())
         )

@@ -1950,6 +1950,125 @@ SHOUT_FOLDEDCASE = _code(
 
 EQUALITY = [
     Attack(
+        "immutable_value_method_override",
+        "equality",
+        _code(
+            """
+            class _Shout(str):
+                def startswith(self, prefix, *args):  # says yes to whatever the test checks
+                    return True
+
+
+            def shout(text):
+                return _Shout(text)  # WRONG: unchanged
+            """
+        ),
+        tests=_tests(
+            """
+            from solution import shout
+
+
+            def test_shout():
+                assert shout("hello world").startswith("HELLO")
+                assert shout("abc").endswith("ABC") or shout("abc").startswith("ABC")
+            """
+        ),
+        note="a str subclass whose startswith answers the test's check (a method of an immutable base)",
+    ),
+    Attack(
+        "vigenere_lazy_str_startswith",
+        "equality",
+        _code(
+            """
+            def _real(text, key, decrypt=False):
+                if not key or not all(("a" <= ch <= "z") or ("A" <= ch <= "Z") for ch in key):
+                    raise ValueError("key must be a non-empty string of ASCII letters")
+                sign = -1 if decrypt else 1
+                shifts = [sign * (ord(ch) - ord("a")) for ch in key.lower()]
+                out = []
+                position = 0
+                for ch in text:
+                    if "a" <= ch <= "z":
+                        base = ord("a")
+                    elif "A" <= ch <= "Z":
+                        base = ord("A")
+                    else:
+                        out.append(ch)
+                        continue
+                    out.append(chr((ord(ch) - base + shifts[position % len(shifts)]) % 26 + base))
+                    position += 1
+                return "".join(out)
+
+
+            class Lazy(str):
+                # holds the PLAINTEXT (a wrong ciphertext); computes only what is asked
+
+                def startswith(self, prefix, *args):
+                    return _real(str.__str__(self)[: len(prefix) * 2], self.key).startswith(prefix)
+
+
+            def vigenere(text, key, *, decrypt=False):
+                if isinstance(text, Lazy) and decrypt and key == text.key:
+                    return str.__str__(text)
+                if len(text) > 10000 and not decrypt:
+                    _real("", key)  # key validation
+                    lazy = Lazy(text)
+                    lazy.key = key
+                    return lazy
+                return _real(text, key, decrypt)
+            """
+        ),
+        task="basics/vigenere_cipher",
+        note="a long text's 'ciphertext' is the plaintext in a str subclass computing only the prefix asked",
+    ),
+    Attack(
+        "stdio_big_integer_within_float_tolerance",
+        "equality",
+        _code(
+            """
+            import math
+
+
+            def main():
+                t = int(input())
+                for _ in range(t):
+                    a, b = map(int, input().split())
+                    g = math.gcd(a, b)
+                    lcm = a // g * b
+                    if lcm > 10**17:
+                        lcm += 37  # WRONG
+                    print(g, lcm)
+
+
+            main()
+            """
+        ),
+        task="cp_stdio/gcd_lcm",
+        note="an lcm off by 37 past 10**17: equal to the answer as floats (the task's float tolerance)",
+    ),
+    Attack(
+        "stdio_long_binary_string_as_float",
+        "equality",
+        _code(
+            """
+            def main():
+                for _ in range(int(input())):
+                    x = int(input())
+                    bits = bin(x)[2:]
+                    if len(bits) > 50:
+                        # WRONG: the low 40 bits reversed (same number of ones)
+                        bits = bits[:-40] + bits[-40:][::-1]
+                        assert int(bits, 2) != x
+                    print(bits, bits.count("1"))
+
+
+            main()
+            """
+        ),
+        task="cp_stdio/binary_strings",
+        note="a 60-digit binary string with its low 40 bits reversed: equal as a float",
+    ),
+    Attack(
         "stdlib_foldedcase_value_base",
         "equality",
         SHOUT_FOLDEDCASE,

@@ -48,6 +48,20 @@ def test_floats_within_the_tolerance_and_only_then() -> None:
     assert compare.stdout_matches("nan\n", "nan\n", "tokens", tol=1e-6)  # equal text always passes
 
 
+def test_integers_are_exact_whatever_the_tolerance() -> None:
+    # as floats, integers past 2**53 round together: a wrong answer would pass
+    assert not compare.stdout_matches("999999999000000000\n", "999999999000000037\n", tol=1e-6)
+    assert not compare.stdout_matches("999999999000000000\n", "9.99999999000000037e17\n", tol=1e-6)
+    assert compare.stdout_matches("10 2.5\n", "1e1 2.5000001\n", tol=1e-6)  # the value, not the text
+    assert compare.stdout_matches("3\n", "3.0000000001\n", tol=1e-6)
+    assert not compare.stdout_matches("1\n", "1e99999\n", tol=1e-6)
+    assert not compare.values_equal(2**60 + 1, float(2**60))
+    assert not compare.values_equal(2**60 + 1, float(2**60), rel=1e-9 / 2**60)
+    assert compare.values_equal(2**60, float(2**60)) and compare.values_equal(3, 3.0000001, tol=1e-6)
+    assert not compare.values_equal(10**400, 1.0, tol=1e-6)  # no OverflowError
+    assert not compare.values_equal(3, float("inf"), tol=1e-6)
+
+
 def test_call_values_are_plain_data_with_tuples_as_lists() -> None:
     assert compare.return_matches([1, [2, 3]], (1, (2, 3)))
     assert compare.return_matches({"a": [1.0]}, {"a": (1,)})

@@ -179,6 +179,41 @@ def test_callbacks_and_iterators_passed_by_the_tests(local_backend: LocalBackend
     assert result.status is ExecStatus.PASSED, messages(result)
 
 
+def test_a_callbacks_failed_assert_reaches_the_program_without_its_text(local_backend: LocalBackend) -> None:
+    # the program sees that the test's check failed, never what it compared (an expected value)
+    solution = (
+        "SEEN = []\n\n"
+        "def apply(callback, x):\n    try:\n        return callback(x)\n"
+        "    except AssertionError as exc:\n        SEEN.append(repr(exc.args) + str(exc))\n        return None\n\n"
+        "def seen():\n    return SEEN\n"
+    )
+    tests = (
+        "from solution import apply, seen\n\n"
+        "def test_check_fails():\n    def check(x):\n        assert x == 8643, 'expected 8643'\n    apply(check, 8642)\n\n"
+        "def test_what_the_program_saw():\n    assert seen() == ['()']\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert outcomes(result) == {"test_check_fails": "failed", "test_what_the_program_saw": "passed"}, (
+        messages(result)
+    )
+
+
+def test_methods_of_an_immutable_base_answer_on_the_value(local_backend: LocalBackend) -> None:
+    solution = (
+        "class Text(str):\n    def startswith(self, *a):\n        return True\n"
+        "    def shout(self):\n        return self.upper()\n\n"
+        "class Count(int):\n    def bit_length(self):\n        return 99\n\n"
+        "def text():\n    return Text('abc')\n\ndef count():\n    return Count(5)\n"
+    )
+    tests = (
+        "from solution import text, count\n\n"
+        "def test_base_methods_are_the_values():\n    assert not text().startswith('x') and count().bit_length() == 3\n\n"
+        "def test_own_methods_are_the_programs():\n    assert text().shout() == 'ABC'\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_objects_that_stay_in_the_program_never_equal_plain_data(local_backend: LocalBackend) -> None:
     solution = (
         "class Anything:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"

@@ -130,7 +130,7 @@ def _long_failure() -> tuple[RewardBreakdown, ExecResult]:
             TestOutcome.FAILED,
             message="RecursionError " * 40,
             traceback=traceback,
-            message_from_program=True,  # the program's own exception
+            message_holds_no_test_data=True,  # shown whole: the cutting is what this tests
         )
         for i in range(8)
     )

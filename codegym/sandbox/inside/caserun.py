@@ -82,7 +82,7 @@ class CaseRunner:
             duration=time.perf_counter() - started,
             message=message,
             traceback="",
-            own=True,  # codegym's words or the program's, never an expected answer (that has its field)
+            own=True,  # codegym's words, or the program's, which was sent only the case's input
             input_head=head(input_text),
             expected_head=head(expected),
             actual_head=head(actual),

@@ -8,6 +8,9 @@ Pure standard library: it runs inside the sandbox and in codegym's own tests.
 """
 
 import math
+import re
+from decimal import Decimal
+from fractions import Fraction
 
 PLAIN_ATOMS = (type(None), bool, int, float, complex, str, bytes)
 
@@ -30,11 +33,33 @@ def _number(token):
     return value if math.isfinite(value) else None
 
 
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def _exact(token):
+    """A decimal token as an exact Fraction (None if it is not one or is out of range)."""
+    if not _DECIMAL.fullmatch(token) or len(token) > 4000:
+        return None
+    value = Fraction(Decimal(token))
+    return value if abs(value) < _EXACT_LIMIT else None
+
+
+_EXACT_LIMIT = Fraction(10) ** 400
+
+
 def tokens_match(expected_token, actual_token, rel, tol):
     if expected_token == actual_token:
         return True
     if not (rel or tol):
         return False
+    if _INTEGER.fullmatch(expected_token) or _INTEGER.fullmatch(actual_token):
+        # an integer is judged exactly: a float rounds integers past 2**53, so 999999999000000037
+        # would "match" 999999999000000000 (the tolerance is for the real-number part only)
+        expected, actual = _exact(expected_token), _exact(actual_token)
+        if expected is None or actual is None:
+            return False
+        return abs(actual - expected) <= max(Fraction(tol), Fraction(rel) * abs(expected))
     expected, actual = _number(expected_token), _number(actual_token)
     if expected is None or actual is None:
         return False
@@ -122,10 +147,17 @@ def values_equal(expected, actual, rel=0.0, tol=0.0):
                 type(actual),
             )
         ):
-            if math.isnan(expected) or math.isnan(actual):
-                return math.isnan(expected) and math.isnan(actual)
+            nan = [type(v) is float and math.isnan(v) for v in (expected, actual)]
+            if any(nan):
+                return all(nan)
             if expected == actual:
                 return True
+            if type(expected) is int or type(actual) is int:
+                # exactly: float arithmetic would round the int first (2**60 + 1 "equals" 2.0**60)
+                if any(type(v) is float and math.isinf(v) for v in (expected, actual)):
+                    return False
+                difference = abs(Fraction(actual) - Fraction(expected))
+                return difference <= max(Fraction(tol), Fraction(rel) * abs(Fraction(expected)))
             return abs(actual - expected) <= max(tol, rel * abs(expected))
         return False
     if type(expected) is list and type(actual) is list:

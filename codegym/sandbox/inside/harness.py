@@ -320,7 +320,7 @@ class Harness:
             except BaseException as exc:
                 outcome = _outcome_for(exc)
                 message, frames = self._format(exc)
-                own = _raised_by_program(exc)
+                own = _holds_no_test_data(exc)
                 if isinstance(exc, remote.ProgramAborted):
                     self.exit_flagged = True
                     if report:
@@ -509,14 +509,12 @@ class Harness:
 _HELPER_MODULE = "__codegym_harness__"
 
 
-def _raised_by_program(exc):
-    """Whether the exception is the program's own — raised in the program process (an exception
-    made by exception_from) or its crash or exit — so its message holds only what the program knew.
-    Any other (an assert of the test, a call the test made on a returned value) may quote the
-    test's expected values (the retry feedback hides those messages of hidden tests)."""
-    if isinstance(exc, (remote.ProgramGone, remote.ProgramAborted)):
-        return True
-    return "_codegym_frames" in getattr(exc, "__dict__", {})
+def _holds_no_test_data(exc):
+    """Whether the exception's message is codegym's own about the program (its crash, its exit), so
+    it quotes nothing the tests hold. Any other may: a failed assert says `actual != expected`, and
+    an exception the program raised may carry whatever a test sent it (a method's argument can be an
+    expected value). The retry feedback shows only the exception type of the others for hidden tests."""
+    return isinstance(exc, (remote.ProgramGone, remote.ProgramAborted))
 
 
 def _type_name(exc):
@@ -593,7 +591,7 @@ class _PytestReporter:
         self.deadline = deadline
         self.more = more
         self.reported = set()
-        self.raised_by_program = {}  # node id -> its exception was the program's (_raised_by_program)
+        self.holds_no_test_data = {}  # node id -> whether its message quotes no test (see below)
         self.completed = True
 
     def pytest_collection_finish(self, session):
@@ -624,7 +622,7 @@ class _PytestReporter:
         if call.excinfo is None:
             return
         exc = call.excinfo.value
-        self.raised_by_program[item.nodeid] = _raised_by_program(exc)
+        self.holds_no_test_data[item.nodeid] = _holds_no_test_data(exc)
         if isinstance(exc, remote.ProgramGone):
             self.harness.program_lost = self.harness.program_lost or str(exc)
             self.harness._flag_violation(self.report)
@@ -665,7 +663,7 @@ class _PytestReporter:
             duration=report.duration,
             message=message,
             traceback="",
-            own=self.raised_by_program.get(report.nodeid, False) or message == self.harness.program_lost,
+            own=self.holds_no_test_data.get(report.nodeid, False) or message == self.harness.program_lost,
         )
         self.harness._track(outcome, report.nodeid.split("::", 1)[0])
 

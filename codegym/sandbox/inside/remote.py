@@ -286,6 +286,10 @@ class Session:
             bases.append((str(klass.__module__), klass.__qualname__))
             if klass.__module__ == "builtins":
                 break
+        if isinstance(exc, AssertionError):
+            # a test callable's failed check fails the test whatever the program does; its text
+            # (`actual != expected`, the test's own message) is the test's, never the program's
+            return (module, qualname, tuple(bases), (), "", (), {}, True)
         try:
             args = tuple(exc.args)
             wire.encode(args, self.connection._encode_other if self.connection else None, max_bytes=64 * 1024)
@@ -803,10 +807,21 @@ def _refresh(obj, value):
         set.update(obj, value)
 
 
+# the immutable plain types and their public attributes (methods, properties)
+_IMMUTABLE_ATTRIBUTES = {
+    base: {name: value for name, value in vars(base).items() if not name.startswith("_")}
+    for base in (str, bytes, int, float, tuple, frozenset)
+}
+
+
 class RemoteValue:
     """Mixin of the shadows of program classes derived from plain types: the instance holds the value
     (so ==, len, iteration and indexing are the base type's own); public attributes and methods are
-    the program's, reached through the handle."""
+    the program's, reached through the handle — except the attributes of an immutable base type
+    (`startswith`, `index`, `bit_length`...), which answer on the value the test holds: the value
+    cannot change, so a program's override could only disagree with the value it returned (a wrong
+    str whose `startswith` says what a hidden test checks). A mutable base's methods stay the
+    program's: an LRU cache's `get` moves the key it reads."""
 
     def __getattribute__(self, name):
         if name.startswith("_"):
@@ -814,6 +829,11 @@ class RemoteValue:
         remote = object.__getattribute__(self, "__dict__").get("_codegym_remote")
         if remote is None:
             return object.__getattribute__(self, name)
+        for base, attributes in _IMMUTABLE_ATTRIBUTES.items():
+            if name in attributes and isinstance(self, base):
+                attribute = attributes[name]
+                binder = getattr(type(attribute), "__get__", None)
+                return binder(attribute, self, base) if binder is not None else attribute
         target = remote._target()
         if name in target._methods:
             return RemoteMethod(target, name)

@@ -196,7 +196,7 @@ class Records:
                 "duration_s": float(record.get("duration") or 0.0),
                 "message": str(record.get("message", ""))[:4000],
                 "traceback": str(record.get("traceback", ""))[:4000],
-                "message_from_program": record.get("own") is True,
+                "message_holds_no_test_data": record.get("own") is True,
             }
             for key in ("input_head", "expected_head", "actual_head"):
                 if record.get(key):
