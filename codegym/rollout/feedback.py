@@ -1,8 +1,6 @@
 """Feedback for a failed attempt: what went wrong, in words the model can act on — status, the
 error, failing test names and the traceback frames in its own files. Never the hidden tests' source
-(test-file frames carry only `file:line`: the runner strips their text) nor their expected values:
-a hidden test's message is shown only when it quotes nothing of the test (see `_shown_message`),
-and the program's stderr only when no test could have sent it anything.
+nor their values (see `_details`: for a hidden test, its name, outcome and exception type only).
 
 A message has three parts: a head (the status line), details (error, failing tests, frames, stderr)
 and a closing instruction that matches what the next turn does. When the message must fit a budget,
@@ -17,11 +15,12 @@ The closing instruction depends on the prompt style, and is the contract of the 
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import Literal
 
 from codegym.reward.breakdown import RewardBreakdown
-from codegym.sandbox.types import ExecResult, TestOutcome, TestResult
+from codegym.sandbox.types import ExecResult, TestOutcome
 
 Style = Literal["chat", "completion"]
 MAX_TESTS = 5
@@ -81,41 +80,62 @@ def without_interpreter_frames(text: str) -> str:
 
 
 def _details(breakdown: RewardBreakdown, result: ExecResult) -> list[str]:
+    # What the program reports (an exception, its frames, its stderr, even a malformed message the
+    # harness quotes) can carry whatever a hidden test sent it, and a failed assert says `actual !=
+    # expected`: shown at one attempt, the hidden tests' values would let the next be a lookup table
+    # judged by those same tests. So the details of a test module's run show, for a hidden test,
+    # only its name (a parametrized case by number: pytest's ids hold the parameters), its outcome
+    # and a builtin exception type; the run's error and stderr only when no test could have sent the
+    # program anything (it failed at import, or only cases ran: a case sends its input alone).
+    # A failing visible test (its values are in the prompt) is shown whole.
     lines = []
-    if result.message:
+    quotes_nothing = all(t.message_holds_no_test_data for t in result.tests)
+    if result.message and quotes_nothing:
         lines.append(f"Error: {cut_middle(without_interpreter_frames(result.message.strip()), 600)}")
     failing = [t for t in result.tests if t.outcome is not TestOutcome.PASSED]
-    # the hidden tests' first; a visible test (its values are in the prompt) is shown whole
     failing = sorted(failing, key=lambda t: t.suite != "hidden")[:MAX_TESTS]
+    names = _hidden_names(result)
     for test in failing:
-        name = test.test_id.split("::")[-1] + (" (visible)" if test.suite == "visible" else "")
-        message = test.message.strip() if test.suite == "visible" else _shown_message(test)
+        visible = test.suite == "visible" or test.message_holds_no_test_data
+        name = test.test_id.split("::")[-1] if visible else names[test.test_id]
+        name += " (visible)" if test.suite == "visible" else ""
+        message = test.message.strip() if visible else _exception_type(test.message)
         detail = f": {cut_middle(message, 200)}" if message else ""
         lines.append(f"- {name} {test.outcome.value}{detail}")
+        if not visible:
+            continue
         frames = without_interpreter_frames(test.traceback).splitlines()
         program_frames = [f for f in frames if f.startswith(("File ", "    "))]
         if program_frames:
             lines.append("  " + "\n  ".join(program_frames[-4:]))
-    # the program's stderr only when nothing it printed can be what a test sent it: no test ran
-    # (it failed at import), or only cases did (a case sends its input alone, never the answer)
-    quotes_nothing = all(t.message_holds_no_test_data for t in result.tests)
     if result.stderr.strip() and breakdown.status in ("error", "timeout", "memory") and quotes_nothing:
         lines.append("stderr (end):\n" + result.stderr.strip()[-400:])
     return lines
 
 
-def _shown_message(test: TestResult) -> str:
-    """A hidden test's message as the model may see it: whole when it quotes nothing of the test
-    (codegym's words about a crash or an exit, a case's verdict); else only the exception's type. A
-    failed assert says `actual != expected`, and an exception the program raised can carry what a
-    test sent it (a method's argument, a callback's failure): the hidden tests' expected values,
-    shown at one attempt, would let the next one be a lookup table judged by those same tests."""
-    message = test.message.strip()
-    if test.message_holds_no_test_data or not message:
-        return message
-    kind = message.split(":", 1)[0].strip()
-    kind = kind if kind.isidentifier() else "the test's check"
-    return f"{kind} (a hidden test's values are not shown)"
+def _hidden_names(result: ExecResult) -> dict[str, str]:
+    """Each hidden test's name as shown: a parametrized case as `test_x[case 3]` (its number among
+    the test's cases), never pytest's id, which holds the case's parameters (expected values too)."""
+    names, seen = {}, {}
+    for test in result.tests:
+        name = test.test_id.split("::")[-1]
+        function, bracket, _ = name.partition("[")
+        if bracket:
+            seen[function] = seen.get(function, 0) + 1
+            name = f"{function}[case {seen[function]}]"
+        names[test.test_id] = name
+    return names
+
+
+def _exception_type(message: str) -> str:
+    """The builtin exception type a hidden test's message starts with (a program's own exception
+    class names whatever the program likes, so it is not named)."""
+    kind = message.strip().split(":", 1)[0].strip()
+    if not message.strip():
+        return ""
+    if isinstance(getattr(builtins, kind, None), type) and issubclass(getattr(builtins, kind), BaseException):
+        return f"{kind} (a hidden test's values are not shown)"
+    return "an exception (a hidden test's values are not shown)"
 
 
 def feedback_for(breakdown: RewardBreakdown, result: ExecResult | None, *, style: Style = "chat") -> Feedback:

@@ -170,10 +170,10 @@ class TestResult:
     input_head: str = ""
     expected_head: str = ""
     actual_head: str = ""
-    # the message is codegym's about the program (its crash or exit; a case's verdict), so it quotes
-    # nothing of the test; otherwise (a failed assert, any exception, even the program's, which may
-    # carry what a test sent it) it may quote the test's expected values, and the retry feedback
-    # shows only its exception type for hidden tests
+    # the message quotes nothing a test holds: a case's verdict (a case sends the program its input
+    # alone). A test module's message may (a failed assert says `actual != expected`; whatever the
+    # program reports — an exception, its frames, even a malformed message — can carry what a test
+    # sent it): the retry feedback shows only a builtin exception type of it for hidden tests
     message_holds_no_test_data: bool = False
 
 

@@ -83,10 +83,12 @@ def shout_task():
     from codegym.tasks.model import Task, TestSuite
 
     hidden = (
-        "from solution import shout\n\n"
+        "import pytest\n\nfrom solution import shout\n\n"
         f"def test_hidden_value():\n    assert shout('x') == '{SECRET}'\n\n"
         "def test_hidden_error():\n    assert shout('boom') == 'BOOM'\n\n"
-        f"def test_hidden_index():\n    assert shout('abc').index('{SECRET}') == 0\n"
+        "def test_hidden_own_error():\n    assert shout('own') == 'OWN'\n\n"
+        f"@pytest.mark.parametrize('text, expected', [('q', '{SECRET}')])\n"
+        "def test_cases(text, expected):\n    assert shout(text) == expected\n"
     )
     visible = "from solution import shout\n\ndef test_visible():\n    assert shout('hi') == 'HI'\n"
     return Task(
@@ -105,9 +107,12 @@ def test_retry_feedback_never_shows_a_hidden_tests_expected_value() -> None:
     # the first attempt makes the failures show its inputs: had the feedback shown `actual !=
     # expected`, the second attempt could be a table of the hidden tests' answers
     probe = (
+        "class SpellItOut(Exception):\n    pass\n\n"
         "def shout(text):\n"
         "    if text == 'boom':\n"
         "        raise ValueError('no shouting at ' + repr(text))\n"
+        "    if text == 'own':\n"
+        "        raise SpellItOut(text)\n"
         "    return 'IN=' + repr(text)\n"
     )
     with LocalBackend(workers=1) as backend:
@@ -116,7 +121,11 @@ def test_retry_feedback_never_shows_a_hidden_tests_expected_value() -> None:
     message = feedback_message(scored.breakdown, scored.result, style="chat")
     assert SECRET not in message  # neither the failed assert's nor the test's own call's values
     assert "test_hidden_value failed: AssertionError (a hidden test's values are not shown)" in message
-    assert "test_hidden_index" in message and "not shown" in message
-    # the program's own exception: its type only (it could carry what a test sent it)
-    assert "test_hidden_error error: ValueError (a hidden test's values are not shown)" in message
+    # the program's own exception: a builtin type only (it could carry what a test sent it, and a
+    # class of its own can be named anything), and none of the frames it reports
+    assert "test_hidden_error failed: ValueError (a hidden test's values are not shown)" in message
+    assert "test_hidden_own_error failed: an exception (" in message and "SpellItOut" not in message
+    assert "solution.py" not in message.split("(visible)")[0]
+    # parametrized cases by number: pytest's ids hold the parameters
+    assert "test_cases[case 1] failed" in message
     assert "test_visible (visible) failed: AssertionError: \"IN='hi'\" != 'HI'" in message

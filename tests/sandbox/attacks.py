@@ -1950,6 +1950,40 @@ SHOUT_FOLDEDCASE = _code(
 
 EQUALITY = [
     Attack(
+        "forged_chain_head_names_stdlib_class",
+        "equality",
+        _code(
+            """
+            import gc
+
+
+            def _arm(klass, base, chain):  # the program's own encoder caches: it may rewrite them
+                for obj in gc.get_objects():
+                    state = getattr(obj, "__dict__", None)
+                    if (
+                        isinstance(state, dict)
+                        and isinstance(state.get("plain_bases"), dict)
+                        and isinstance(state.get("chains"), dict)
+                    ):
+                        state["plain_bases"][klass] = base
+                        state["chains"][klass] = chain
+                        return True
+                return False
+
+
+            class _T(str):
+                pass
+
+
+            def shout(text):
+                _arm(_T, str, (("importlib.metadata._text", "FoldedCase"), ("builtins", "str")))
+                return _T(text)  # WRONG: unchanged, equal only case-insensitively
+            """
+        ),
+        tests=TESTS_SHOUT_PYTEST,
+        note="a value object whose class chain STARTS with FoldedCase (forged in the program's encoder)",
+    ),
+    Attack(
         "immutable_value_method_override",
         "equality",
         _code(

@@ -310,7 +310,7 @@ class Harness:
             if files is not None and filename not in files:
                 continue
             started = time.perf_counter()
-            outcome, message, frames, own = "passed", "", "", False
+            outcome, message, frames = "passed", "", ""
             try:
                 if deadline is not None:
                     self.session.connection.deadline = deadline
@@ -320,7 +320,6 @@ class Harness:
             except BaseException as exc:
                 outcome = _outcome_for(exc)
                 message, frames = self._format(exc)
-                own = _holds_no_test_data(exc)
                 if isinstance(exc, remote.ProgramAborted):
                     self.exit_flagged = True
                     if report:
@@ -336,7 +335,6 @@ class Harness:
                     duration=time.perf_counter() - started,
                     message=message,
                     traceback=frames,
-                    own=own,
                 )
                 self._track(outcome, filename)
             if self.program_lost is not None:
@@ -509,14 +507,6 @@ class Harness:
 _HELPER_MODULE = "__codegym_harness__"
 
 
-def _holds_no_test_data(exc):
-    """Whether the exception's message is codegym's own about the program (its crash, its exit), so
-    it quotes nothing the tests hold. Any other may: a failed assert says `actual != expected`, and
-    an exception the program raised may carry whatever a test sent it (a method's argument can be an
-    expected value). The retry feedback shows only the exception type of the others for hidden tests."""
-    return isinstance(exc, (remote.ProgramGone, remote.ProgramAborted))
-
-
 def _type_name(exc):
     kind = type(exc)
     if kind in (remote.ProgramGone, remote.ProgramAborted):
@@ -591,7 +581,6 @@ class _PytestReporter:
         self.deadline = deadline
         self.more = more
         self.reported = set()
-        self.holds_no_test_data = {}  # node id -> whether its message quotes no test (see below)
         self.completed = True
 
     def pytest_collection_finish(self, session):
@@ -622,7 +611,6 @@ class _PytestReporter:
         if call.excinfo is None:
             return
         exc = call.excinfo.value
-        self.holds_no_test_data[item.nodeid] = _holds_no_test_data(exc)
         if isinstance(exc, remote.ProgramGone):
             self.harness.program_lost = self.harness.program_lost or str(exc)
             self.harness._flag_violation(self.report)
@@ -663,7 +651,6 @@ class _PytestReporter:
             duration=report.duration,
             message=message,
             traceback="",
-            own=self.holds_no_test_data.get(report.nodeid, False) or message == self.harness.program_lost,
         )
         self.harness._track(outcome, report.nodeid.split("::", 1)[0])
 

@@ -250,8 +250,10 @@ class Session:
         if klass is not None:
             return klass
         shadow = self.shadow_class(chain, None)
-        if not (isinstance(shadow, type) and issubclass(shadow, base)):
-            shadow = base
+        if not (isinstance(shadow, type) and issubclass(shadow, base)) or not all(
+            isinstance(klass, ProgramClass) or self._may_base_a_shadow(klass) for klass in shadow.__mro__
+        ):
+            shadow = base  # e.g. a chain that starts with a standard-library class (a forged one)
         module, qualname = chain[0]
         name = qualname.rpartition(".")[2] or "ProgramValue"
         namespace = {"__module__": module, "__qualname__": qualname, "_codegym_session": self}
