@@ -43,8 +43,25 @@ def outcomes(result: ExecResult) -> list[str]:
         "import sys, threading\ndef main():\n    print(sum(map(int, input().split())))\n"
         "threading.stack_size(1 << 24)\nthreading.Thread(target=main).start()\n",
         "if __name__ == '__main__':\n    a, b = map(int, input().split())\n    print(a + b, end='')\n",
+        # streams of the program's own on the case's descriptors: each must end with its case (a
+        # left one would close the next case's stdin or flush into its stdout)
+        "import sys\nsys.stdin = open(0)\ninput = sys.stdin.readline\na, b = map(int, input().split())\nprint(a + b)\n",
+        "input = open(0).readline\n\ndef main():\n    a, b = map(int, input().split())\n    print(a + b)\n\nmain()\n",
+        "import sys\nsys.stdout = open(1, 'w')\nprint(sum(map(int, input().split())))\n",
+        "out = open(1, 'w', closefd=False)\nout.write(str(sum(map(int, input().split()))) + '\\n')\n",
     ],
-    ids=["input", "readline", "open0", "buffer_exit0", "thread", "main_guard"],
+    ids=[
+        "input",
+        "readline",
+        "open0",
+        "buffer_exit0",
+        "thread",
+        "main_guard",
+        "sys_stdin_open0",
+        "input_open0_readline",
+        "sys_stdout_open1",
+        "own_writer_never_flushed",
+    ],
 )
 def test_ordinary_programs_pass_every_case(backend: LocalBackend, code: str) -> None:
     result = run(backend, code, CaseSuite("stdio", ADD_CASES))

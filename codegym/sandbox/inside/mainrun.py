@@ -19,6 +19,8 @@ it read from the pipes, and an exit code can only turn a correct answer into a r
 
 import atexit
 import builtins
+import gc
+import io
 import os
 import signal
 import socket
@@ -62,12 +64,44 @@ def _standard_streams():
     sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
         2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False
     )
+    return sys.stdin, sys.stdout, sys.stderr
+
+
+def _is_stream(value):
+    return isinstance(value, io.IOBase) or isinstance(getattr(value, "__self__", None), io.IOBase)
+
+
+def _release_program_streams(module, ours):
+    """End the file objects the program made on the case's descriptors (`sys.stdin = open(0)`,
+    `input = open(0).readline`, an `open(1, "w")` never flushed) as the interpreter's shutdown
+    would — flushed, closed — while 0-2 are still this case's pipes: left alive, one would flush
+    into, or close, the next case's. A quick look first (the standard streams, the module's names);
+    only then the collector. True when none is left (else the next case gets a fresh process)."""
+    current = (sys.stdin, sys.stdout, sys.stderr)
+    if all(a is b for a, b in zip(current, ours, strict=True)) and not any(
+        _is_stream(value) for value in list(module.__dict__.values())
+    ):
+        return True
+    sys.stdin, sys.stdout, sys.stderr = ours
+    module.__dict__.clear()
+    gc.collect()
+    left = True
+    for obj in gc.get_objects():
+        if isinstance(obj, io.IOBase) and all(obj is not stream for stream in ours):
+            try:
+                if obj.closed or obj.fileno() not in (0, 1, 2):
+                    continue
+                obj.flush()
+            except BaseException:
+                pass
+            left = False
+    return left
 
 
 def run_once(path, code_object):
     """Run the compiled program as `__main__` on the current descriptors 0-2; its exit code, and
     whether this process is still fit to run another case."""
-    _standard_streams()
+    ours = _standard_streams()
     module = types.ModuleType("__main__")
     module.__file__ = path
     module.__builtins__ = builtins
@@ -109,6 +143,8 @@ def run_once(path, code_object):
             stream.flush()
         except BaseException:
             code = code or 1  # e.g. stdout closed by the program, or a write that cannot complete
+    if not _release_program_streams(module, ours):
+        fit = False
     if _thread_count() > 1 or _has_children():
         fit = False  # something of this case still runs: it must not reach the next case's pipes
     return code, fit
