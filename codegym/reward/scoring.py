@@ -22,7 +22,7 @@ from typing import Any
 
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.cache import ResultCache, cache_key, machine_fingerprint
-from codegym.reward.complexity import ComplexityReport, complexity_report, complexity_score
+from codegym.reward.complexity import ComplexityReport, complexity_report, complexity_score, hides_code
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
@@ -327,6 +327,11 @@ class RewardJudge:
             ),
             "efficiency": self._efficiency(result, reference),
         }
+        hidden_code = hides_code(tree, first_line)
+        if hidden_code:  # code built at runtime: the static measures cannot see it (see hides_code)
+            for name in ("coverage", "style", "complexity"):
+                if components[name] is not None or name != "coverage":
+                    components[name] = 0.0
         # the verdict is the hidden tests' (visible tests only feed the gap detector)
         status = ("passed" if hidden_all_passed else "failed") if completed else result.status.value
         total = self._total(components, passed=passed, status=result.status, hacked=bool(fired))
@@ -343,6 +348,7 @@ class RewardJudge:
             details={
                 "tests_raw": None if unknown_rate else hidden_rate,
                 "coverage_of": "hidden tests",
+                "builds_code_at_runtime": hidden_code,
                 "visible_hidden_gap": (visible_rate - hidden_rate) if visible_rate is not None else None,
                 "detector_evidence": fired,
                 "style_findings": list(style.findings[:20]),

@@ -57,6 +57,8 @@ def style_reports(samples: Sequence[tuple[str, int]], ruff_config: str) -> list[
                 "--exit-zero",
                 "--output-format",
                 "json",
+                # the program's own suppression comments would otherwise decide what is found
+                "--ignore-noqa",
                 "--config",
                 ruff_config,
                 "--force-exclude",

@@ -240,3 +240,71 @@ def test_a_program_that_cannot_be_sent_is_the_models_fault_not_none(
     breakdown = RewardJudge(reward_backend, RewardConfig()).score(task, code)
     assert breakdown.status == "error" and breakdown.total == 0.0, breakdown
     assert reason in breakdown.details["message"]
+
+
+def test_the_programs_own_suppression_comments_do_not_hide_findings() -> None:
+    messy = "import os\nx = 1\nif x == None:\n    pass\n"
+    silenced = "# ruff: noqa\nimport os  # noqa\nx = 1\nif x == None:  # noqa: E711\n    pass\n"
+    plain, quiet = style_reports([(messy, 1), (silenced, 1)], RewardConfig().ruff_config)
+    assert (
+        {f.split(":")[0] for f in plain.findings}
+        == {f.split(":")[0] for f in quiet.findings}
+        == {"F401", "E711"}
+    )
+
+
+def test_module_level_decisions_count_toward_complexity() -> None:
+    # branches moved into module-level lambdas and comprehensions are branches all the same
+    in_function = complexity_report("def f(n):\n    return 'a' if n > 1 else ('b' if n < 0 else 'c')\n")
+    in_lambda = complexity_report("f = lambda n: 'a' if n > 1 else ('b' if n < 0 else 'c')\n")
+    assert in_function is not None and in_lambda is not None
+    assert in_lambda.cyclomatic == in_function.cyclomatic == 3
+
+
+@pytest.mark.parametrize(
+    "code, hidden",
+    [
+        ('_SRC = """def f(x):\n    return x"""\nexec(_SRC)\n', True),
+        ('f = eval("lambda n: 1 if n else 2")\n', True),
+        ('def f(n):\n    s = "n * 2"\n    return eval(s)\n', True),
+        ('"""def f(): pass"""\nexec(__doc__)\n', True),
+        ("code = compile(source, 'x', 'exec')\n", True),
+        # eval of data the program built is not hidden code (HumanEval/160's own reference)
+        (
+            "def do_algebra(ops, nums):\n    expression = str(nums[0])\n"
+            "    for op, n in zip(ops, nums[1:]):\n        expression += op + str(n)\n    return eval(expression)\n",
+            False,
+        ),
+        ("a = eval(input())\nprint(a)\n", False),
+    ],
+    ids=[
+        "exec_constant",
+        "eval_lambda",
+        "eval_local_literal",
+        "exec_docstring",
+        "compile",
+        "eval_data",
+        "eval_input",
+    ],
+)
+def test_code_built_at_runtime_is_out_of_sight(code: str, hidden: bool) -> None:
+    import ast
+
+    from codegym.reward.complexity import hides_code
+
+    assert hides_code(ast.parse(code)) is hidden
+
+
+def test_a_program_in_an_exec_string_gets_no_quality_credit(reward_backend) -> None:
+    task = HUMANEVAL.get("HumanEval/2")
+    hidden = (
+        'SRC = """\ndef truncate_number(number: float) -> float:\n    return number % 1.0\n"""\nexec(SRC)\n'
+    )
+    judge = RewardJudge(reward_backend, RewardConfig())
+    plain, in_string = judge.score_many(
+        [(task, task.prompt + "    return number % 1.0\n", None), (task, hidden, None)]
+    )
+    assert plain.breakdown.passed and in_string.breakdown.passed  # correct: it passes
+    assert in_string.breakdown.components["style"] == in_string.breakdown.components["complexity"] == 0.0
+    assert in_string.breakdown.details["builds_code_at_runtime"] is True
+    assert in_string.breakdown.total < plain.breakdown.total
