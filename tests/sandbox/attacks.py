@@ -3805,6 +3805,27 @@ _PLANT_PATHS = (
 
 CROSS_RUN_STATE = [
     Attack(
+        "sysv_objects_past_the_first_page",
+        "cross_run_state",
+        _code(
+            LIB_IPC,
+            "def answer():\n    return 42 if _shm_read(KEY + 7, len(PLANT_BYTES)) == PLANT_BYTES else 41",
+        ),
+        tests=TESTS_42,
+        setup=_code(
+            LIB_IPC,
+            """
+            def answer():
+                for _ in range(200):  # fillers first: /proc/sysvipc/* lists them before the plant
+                    _libc.msgget(0, 0o1600)
+                    _libc.shmget(0, 4096, 0o1600)
+                _shm_write(KEY + 7, PLANT_BYTES)
+                return 41
+            """,
+        ),
+        note="a SysV segment hidden behind 200 others: a one-read sweep of /proc/sysvipc sees only a page",
+    ),
+    Attack(
         "stdlib_shadow_base_armed_by_previous_run",
         "cross_run_state",
         SHOUT_FOLDEDCASE,
@@ -5494,6 +5515,26 @@ CODEC = [
 _C = "controls"
 
 CONTROLS = [
+    Attack(
+        "ctypes_structure_control",
+        _C,
+        _code(
+            """
+            import ctypes
+
+
+            class Point(ctypes.Structure):
+                _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int)]
+
+
+            def answer():
+                point = Point(40, 2)
+                return point.x + point.y
+            """
+        ),
+        tests=TESTS_42,
+        note="a module-level ctypes.Structure: its class cannot base a harness shadow (type.__setattr__)",
+    ),
     Attack(
         "counter_defaultdict_ordereddict_vs_dict",
         _C,

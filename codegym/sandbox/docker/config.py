@@ -33,7 +33,7 @@ LABEL_BASE_SOURCE = "org.codegym.base-source"
 # The container's writable places (read-only root) other than the run's own directories: the zygote
 # removes what the program's uid left in PROGRAM_WIPE_DIRS after every pass (its processes are dead
 # by then), the worker empties WORKER_WIPE_DIRS after every run.
-PROGRAM_WIPE_DIRS = ("/dev/shm", "/tmp")
+PROGRAM_WIPE_DIRS = ("/dev/shm", "/tmp", "/dev/mqueue")  # mqueue: open() there makes a queue
 WORKER_WIPE_DIRS = ("/dev/mqueue", "/dev/shm")
 CONTAINER_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
 

@@ -144,11 +144,15 @@ def sweep_sysv_ipc():
             fd = os.open(f"/proc/sysvipc/{kind}", os.O_RDONLY)
         except OSError:
             continue
+        chunks = []
         try:
-            data = os.read(fd, 1 << 20)
+            # a seq_file: each read returns about a page, so read to the end (objects listed past the
+            # first page would otherwise outlive the run: a program can hide one behind a few dozen)
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
         finally:
             os.close(fd)
-        lines = data.split(b"\n")[1:]
+        lines = b"".join(chunks).split(b"\n")[1:]
         for line in lines:
             fields = line.split()
             if len(fields) < 2 or not fields[1].isdigit():

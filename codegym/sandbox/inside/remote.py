@@ -273,6 +273,10 @@ class Session:
         namespace = {"__module__": module, "__qualname__": qualname, "_codegym_session": self}
         try:
             klass = _metaclass_for((base,))(name, (base,), namespace)
+            # bound to the program later through type.__setattr__, which some trusted metaclasses
+            # refuse (ctypes' Structure): such a base is left out rather than failing the run
+            type.__setattr__(klass, "_codegym_probe", None)
+            type.__delattr__(klass, "_codegym_probe")
         except Exception:
             klass = ProgramClass(name, (object,), namespace)
         self.shadows[key] = klass
