@@ -1879,6 +1879,8 @@ def _constants(kind, depth=3):
     return [i.argval for i in instructions if i.opname == "LOAD_CONST" and type(i.argval) is kind]
 '''
 
+REPO_MODELS = "from dataclasses import dataclass\n\n\n@dataclass\nclass Money:\n    cents: int\n\n    def same_as(self, other):\n        return self.cents == other.cents\n\n\nclass Ledger(list):\n    pass\n\n\nclass Totals(dict):\n    pass\n"
+
 # value objects whose class chain names a loaded standard-library subclass of a plain type with its
 # own comparison: the harness's copy must compare as the plain value, never by that class's __eq__
 TESTS_SHOUT_PYTEST = _tests(
@@ -1949,6 +1951,47 @@ SHOUT_FOLDEDCASE = _code(
 )
 
 EQUALITY = [
+    Attack(
+        "repo_object_method_shadowed_by_instance_attribute",
+        "equality",
+        _code(
+            """
+            from bank.models import Money
+
+
+            def _yes(*args, **kwargs):
+                return True
+
+
+            def price():
+                m = Money(1)  # WRONG amount
+                m.same_as = _yes  # an instance attribute hiding the task's method
+                return m
+
+
+            def settle(m):
+                m.same_as = _yes  # on the test's own object: copied back
+            """
+        ),
+        tests=_tests(
+            """
+            from bank.models import Money
+            from solution import price, settle
+
+
+            def test_returned_object():
+                assert price().same_as(Money(1999))
+
+
+            def test_test_owned_object():
+                m = Money(5)
+                settle(m)
+                assert m.same_as(Money(7))
+            """
+        ),
+        files={"bank/__init__.py": "", "bank/models.py": REPO_MODELS},
+        note="a repo object's method replaced by an instance attribute: the program would answer it",
+    ),
     Attack(
         "forged_chain_head_names_stdlib_class",
         "equality",
@@ -3805,6 +3848,34 @@ _PLANT_PATHS = (
 
 CROSS_RUN_STATE = [
     Attack(
+        "scratch_directory_extended_attribute",
+        "cross_run_state",
+        _code(
+            """
+            import os
+
+
+            def answer():
+                try:
+                    return int(os.getxattr(os.getcwd(), "user.cg").decode())
+                except OSError:
+                    return 41
+            """
+        ),
+        tests=TESTS_42,
+        setup=_code(
+            """
+            import os
+
+
+            def answer():
+                os.setxattr(os.getcwd(), "user.cg", b"42")  # the scratch directory outlives the run
+                return 41
+            """
+        ),
+        note="an extended attribute on the program's own scratch directory (emptied, never recreated)",
+    ),
+    Attack(
         "sysv_objects_past_the_first_page",
         "cross_run_state",
         _code(
@@ -5515,6 +5586,41 @@ CODEC = [
 _C = "controls"
 
 CONTROLS = [
+    Attack(
+        "repo_list_and_dict_subclasses_control",
+        _C,
+        _code(
+            """
+            from bank.models import Ledger, Totals
+
+
+            def ledger():
+                return Ledger([1, 2])
+
+
+            def totals(entries):
+                return Totals({"sum": sum(entries)})
+            """
+        ),
+        tests=_tests(
+            """
+            from bank.models import Ledger, Totals
+            from solution import ledger, totals
+
+
+            def test_returned():
+                value = ledger()
+                assert type(value) is Ledger and value == [1, 2]
+
+
+            def test_passed_in():
+                result = totals(Ledger([3, 4]))
+                assert type(result) is Totals and result == {"sum": 7}
+            """
+        ),
+        files={"bank/__init__.py": "", "bank/models.py": REPO_MODELS},
+        note="repo classes derived from list and dict cross by value both ways",
+    ),
     Attack(
         "ctypes_structure_control",
         _C,

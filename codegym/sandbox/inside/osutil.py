@@ -168,6 +168,20 @@ def sweep_sysv_ipc():
     return removed
 
 
+def clear_xattrs(path):
+    """Remove the extended attributes of `path` (its ACLs too: they are attributes): the program owns
+    its scratch directory, which outlives every pass and run, and an attribute it set there would
+    carry state from one pass, or one sample, to the next. True when none is left."""
+    settable = ("user.", "system.posix_acl_")  # what an unprivileged owner can set
+    try:
+        for name in os.listxattr(path, follow_symlinks=False):
+            if name.startswith(settable):
+                os.removexattr(path, name, follow_symlinks=False)
+        return not any(n.startswith(settable) for n in os.listxattr(path, follow_symlinks=False))
+    except OSError as exc:
+        return exc.errno in (errno.ENOTSUP, errno.ENOENT)  # no attributes here at all
+
+
 def remove_tree(path):
     """rmtree that also removes what a program made unremovable (chmod 000), never following links."""
     if os.path.islink(path) or not os.path.isdir(path):

@@ -416,6 +416,9 @@ _BASE_ENCODERS = dict(_SUBCLASS_ENCODERS)
 VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
 
 
+_MUTABLE_COPIES = {list: list.copy, dict: dict.copy, set: set.copy}
+
+
 def encode_as_base(encoder: Encoder, obj: object, base: type) -> None:
     """Encode obj (an instance of a subclass of `base`) as its base value, read at C level:
     calling base(obj) would run the subclass's own __iter__/__int__/__str__, which can lie."""
@@ -442,7 +445,10 @@ def encode_class_instance(encoder: Encoder, obj: object, klass: type) -> None:
         encoder.out += b"O"
     else:
         encoder.out += b"V"
-        encode_as_base(encoder, obj, base)
+        # a mutable base's value from a C-level copy: the object itself is already in the memo, and
+        # encoding it again would send its value as a reference to itself
+        copy = _MUTABLE_COPIES.get(base)
+        encode_as_base(encoder, copy(obj) if copy is not None else obj, base)
     state = getattr(obj, "__dict__", None)
     encoder.value(dict(state) if isinstance(state, dict) else {})
     encoder.value({name: getattr(obj, name) for name in slot_names(klass) if hasattr(obj, name)})

@@ -160,6 +160,9 @@ class Zygote:
             if scratch and not osutil.empty_directory(scratch):
                 sys.stderr.write(f"zygote: could not empty {scratch}\n")
                 complete = False
+            if scratch and not osutil.clear_xattrs(scratch):
+                sys.stderr.write(f"zygote: could not clear the attributes of {scratch}\n")
+                complete = False
         self.dirty = not complete
         return complete
 
