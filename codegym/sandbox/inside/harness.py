@@ -580,7 +580,7 @@ class _PytestReporter:
         self.report = report
         self.deadline = deadline
         self.more = more
-        self.reported = set()
+        self.reported = {}  # node id -> the outcome reported for it
         self.completed = True
 
     def pytest_collection_finish(self, session):
@@ -621,9 +621,13 @@ class _PytestReporter:
             self.completed = False
 
     def pytest_runtest_logreport(self, report):
-        if report.nodeid in self.reported or not (report.when == "call" or report.failed or report.skipped):
+        if report.when == "teardown" and report.failed and self.reported.get(report.nodeid) == "passed":
+            # a check after the test body (a fixture's code after `yield`, teardown_method): the test
+            # did not pass, as plain pytest says (it reports an error)
+            self.reported.pop(report.nodeid)
+        elif report.nodeid in self.reported or not (report.when == "call" or report.failed or report.skipped):
             return
-        self.reported.add(report.nodeid)
+        self.reported[report.nodeid] = "passed" if report.passed else "not passed"
         if not self.report:
             if not report.passed:
                 self.completed = False

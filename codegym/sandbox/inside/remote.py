@@ -728,6 +728,10 @@ class Connection:
 
     def _decode_named(self, decoder):
         module, qualname = decoder.text(), decoder.text()
+        # only what an honest program side names (program._named): builtins and the task's code; a
+        # standard-library function under the program's name would be a trusted callable it chose
+        if module != "builtins" and not self.session.is_repo_module(module):
+            raise wire.WireError(f"{module}.{qualname} is not a builtin or a name of the task's code")
         target = self.session.resolve(module, qualname)
         if not isinstance(target, (type, types.FunctionType, types.BuiltinFunctionType)):
             raise wire.WireError(f"{module}.{qualname} is not a trusted class or function")
@@ -1122,10 +1126,10 @@ class RemoteModule(types.ModuleType):
         session.remote_module = self
 
     def _codegym_bind(self, exports):
-        names = list(exports["names"])
+        names = [name for name in exports["names"] if not _test_machinery(name)]
         self.__dict__["__all__"] = names
         for name, value in exports["values"].items():
-            if type(name) is str and name.isidentifier():
+            if type(name) is str and name.isidentifier() and not _test_machinery(name):
                 self.__dict__[name] = self._codegym_wrap((name,), value)
 
     def _codegym_wrap(self, path, value):
@@ -1147,7 +1151,7 @@ class RemoteModule(types.ModuleType):
         return value
 
     def __getattr__(self, name):
-        if name.startswith("__") and name.endswith("__"):
+        if (name.startswith("__") and name.endswith("__")) or _test_machinery(name):
             raise AttributeError(name)
         session = self.__dict__["_codegym_session"]
         connection = session.connection
@@ -1161,6 +1165,14 @@ class RemoteModule(types.ModuleType):
         if isinstance(wrapped, (NamedRemote, type)):
             self.__dict__[name] = wrapped  # stable across passes: bound by name
         return wrapped
+
+
+def _test_machinery(name):
+    """Names pytest reads from a test module or a plugin (`pytest_plugins`, `pytest_*` hooks,
+    `pytestmark`, `collect_ignore`): never the program's to provide. A star import would put them in
+    a test module, and `pytest_plugins = ["solution"]` would register the program's module as a
+    plugin whose hooks (a `pytest_pyfunc_call` that skips every test body) run the session."""
+    return type(name) is not str or name.startswith(("pytest", "collect_ignore"))
 
 
 def connect(read_fd, write_fd, session, pid):

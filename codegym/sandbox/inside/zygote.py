@@ -163,6 +163,11 @@ class Zygote:
             if scratch and not osutil.clear_xattrs(scratch):
                 sys.stderr.write(f"zygote: could not clear the attributes of {scratch}\n")
                 complete = False
+        for path in [*self.wipe, *([scratch] if scratch else [])]:
+            # the directories outlive the run and the program chose when to touch them: their times
+            # would carry a few bits to the next one
+            with contextlib.suppress(OSError):
+                os.utime(path, ns=(0, 0), follow_symlinks=False)
         self.dirty = not complete
         return complete
 
