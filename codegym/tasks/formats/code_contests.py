@@ -11,7 +11,8 @@ Judged as the dataset's own tester (execution/tester_sandboxer.cc) judges: every
 less than 1e-5 (absolute): `tokens`, `float_abs: 1e-5` (its lower-casing of tokens is not modelled).
 The public tests are the visible cases. The per-case limit is the problem's `time_limit` times the
 `time_scale` option (default 1; the limits were set for C++), else 4 s. Problems that read and write
-named files instead of stdin/stdout are left out (SkipRow).
+named files instead of stdin/stdout are left out (SkipRow), and so are problems with public tests
+only (the prompt shows them: a table of their answers would pass).
 """
 
 from __future__ import annotations
@@ -132,6 +133,10 @@ def _task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
     every = [case for field in TEST_FIELDS for case in tests[field]]
     if not every:
         raise SkipRow("no tests (public, private and generated are all empty)")
+    if not tests["private_tests"] and not tests["generated_tests"]:
+        # the statement and the prompt show the public tests: judged on them alone, a table of the
+        # shown answers would pass with full reward, and no detector could tell (nothing is hidden)
+        raise SkipRow("public tests only (the prompt shows every judged case)")
     time_limit = _time_limit_s(row, context, task_id)
     scale = options.get("time_scale", 1.0)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:

@@ -68,6 +68,18 @@ def test_named_file_problems_and_testless_ones_are_skipped() -> None:
     assert tasks["1003_D. Private only"].visible_cases is None
 
 
+def test_a_problem_with_public_tests_only_is_skipped(tmp_path: Path) -> None:
+    # the prompt shows the public tests: judged on them alone, a table of their answers would pass
+    row = next(read_rows(ROWS))
+    row["public_tests"] = {"input": ["3\n"], "output": ["6\n"]}
+    row["private_tests"] = {"input": [], "output": []}
+    row["generated_tests"] = {"input": [], "output": []}
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps(row) + "\n")
+    tasks, skipped = read_tasks("code_contests", source)
+    assert not tasks and skipped == {"1000_A. Twice": "public tests only (the prompt shows every judged case)"}
+
+
 def test_options_change_the_comparison() -> None:
     tasks, _ = read_tasks("code_contests", ROWS, options={"match": "lines", "float_abs": 0.0})
     comparison = tasks["1001_B. Half"].cases.comparison
@@ -79,7 +91,7 @@ def test_proto_json_shapes_are_read_too(tmp_path: Path) -> None:
     """convert_riegeli_to_json writes repeated messages as lists and a Duration as "1.5s"."""
     row = next(read_rows(ROWS))
     row["public_tests"] = [{"input": "3\n", "output": "6\n"}]
-    row["private_tests"] = []
+    row["private_tests"] = [{"input": "4\n", "output": "8\n"}]
     row["generated_tests"] = None
     row["solutions"] = [
         {"language": "PYTHON", "solution": "print 1"},
@@ -90,7 +102,7 @@ def test_proto_json_shapes_are_read_too(tmp_path: Path) -> None:
     source.write_text(json.dumps(row) + "\n")
     tasks, _ = read_tasks("code_contests", source)
     task = tasks["1000_A. Twice"]
-    assert len(task.cases) == 1 and task.cases.case_timeout_s == 1.5
+    assert len(task.cases) == 2 and task.cases.case_timeout_s == 1.5
     assert task.reference_solution == "print(1)"
 
 
