@@ -77,7 +77,9 @@ def test_a_problem_with_public_tests_only_is_skipped(tmp_path: Path) -> None:
     source = tmp_path / "rows.jsonl"
     source.write_text(json.dumps(row) + "\n")
     tasks, skipped = read_tasks("code_contests", source)
-    assert not tasks and skipped == {"1000_A. Twice": "public tests only (the prompt shows every judged case)"}
+    assert not tasks and skipped == {
+        "1000_A. Twice": "public tests only (the prompt shows every judged case)"
+    }
 
 
 def test_options_change_the_comparison() -> None:
