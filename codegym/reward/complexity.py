@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from radon.complexity import cc_visit
 from radon.visitors import ComplexityVisitor
 
 CODE_BUILDERS = frozenset({"exec", "eval", "compile"})
@@ -37,8 +36,8 @@ def _blocks(blocks):
 def complexity_report(code: str, first_line: int = 1) -> ComplexityReport | None:
     """Cyclomatic complexity of the functions whose bodies end at or after `first_line`."""
     try:
-        blocks = cc_visit(code)
-        module_decisions = ComplexityVisitor.from_code(code).complexity - 1
+        visitor = ComplexityVisitor.from_code(code)  # one parse: cc_visit(code) is its .blocks
+        blocks, module_decisions = visitor.blocks, visitor.complexity - 1
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     generated = [

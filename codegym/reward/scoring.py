@@ -329,9 +329,9 @@ class RewardJudge:
         }
         hidden_code = hides_code(tree, first_line)
         if hidden_code:  # code built at runtime: the static measures cannot see it (see hides_code)
-            for name in ("coverage", "style", "complexity"):
-                if components[name] is not None or name != "coverage":
-                    components[name] = 0.0
+            components["style"] = components["complexity"] = 0.0
+            if components["coverage"] is not None:
+                components["coverage"] = 0.0
         # the verdict is the hidden tests' (visible tests only feed the gap detector)
         status = ("passed" if hidden_all_passed else "failed") if completed else result.status.value
         total = self._total(components, passed=passed, status=result.status, hacked=bool(fired))

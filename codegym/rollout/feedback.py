@@ -130,10 +130,11 @@ def _hidden_names(result: ExecResult) -> dict[str, str]:
 def _exception_type(message: str) -> str:
     """The builtin exception type a hidden test's message starts with (a program's own exception
     class names whatever the program likes, so it is not named)."""
-    kind = message.strip().split(":", 1)[0].strip()
     if not message.strip():
         return ""
-    if isinstance(getattr(builtins, kind, None), type) and issubclass(getattr(builtins, kind), BaseException):
+    kind = message.strip().split(":", 1)[0].strip()
+    builtin = getattr(builtins, kind, None)
+    if isinstance(builtin, type) and issubclass(builtin, BaseException):
         return f"{kind} (a hidden test's values are not shown)"
     return "an exception (a hidden test's values are not shown)"
 

@@ -38,15 +38,16 @@ _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
+_EXACT_LIMIT = Fraction(10) ** 400
+
+
 def _exact(token):
-    """A decimal token as an exact Fraction (None if it is not one or is out of range)."""
-    if len(token) > 4000 or not _DECIMAL.fullmatch(token):
+    """A decimal token (at most 4,000 characters: tokens_match checks) as an exact Fraction, or None
+    if it is not one or is out of range."""
+    if not _DECIMAL.fullmatch(token):
         return None
     value = Fraction(Decimal(token))
     return value if abs(value) < _EXACT_LIMIT else None
-
-
-_EXACT_LIMIT = Fraction(10) ** 400
 
 
 def tokens_match(expected_token, actual_token, rel, tol):

@@ -85,7 +85,7 @@ def _release_program_streams(module, ours):
     sys.stdin, sys.stdout, sys.stderr = ours
     module.__dict__.clear()
     gc.collect()
-    left = True
+    none_left = True
     for obj in gc.get_objects():
         if isinstance(obj, io.IOBase) and all(obj is not stream for stream in ours):
             try:
@@ -94,8 +94,8 @@ def _release_program_streams(module, ours):
                 obj.flush()
             except BaseException:
                 pass
-            left = False
-    return left
+            none_left = False
+    return none_left
 
 
 def run_once(path, code_object):

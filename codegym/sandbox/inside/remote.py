@@ -251,7 +251,8 @@ class Session:
             return klass
         shadow = self.shadow_class(chain, None)
         if not (isinstance(shadow, type) and issubclass(shadow, base)) or not all(
-            isinstance(klass, ProgramClass) or self._may_base_a_shadow(klass) for klass in shadow.__mro__
+            isinstance(ancestor, ProgramClass) or self._may_base_a_shadow(ancestor)
+            for ancestor in shadow.__mro__
         ):
             shadow = base  # e.g. a chain that starts with a standard-library class (a forged one)
         module, qualname = chain[0]
