@@ -49,6 +49,8 @@ def outcomes(result: ExecResult) -> list[str]:
         "input = open(0).readline\n\ndef main():\n    a, b = map(int, input().split())\n    print(a + b)\n\nmain()\n",
         "import sys\nsys.stdout = open(1, 'w')\nprint(sum(map(int, input().split())))\n",
         "out = open(1, 'w', closefd=False)\nout.write(str(sum(map(int, input().split()))) + '\\n')\n",
+        # a module-level object whose __getattr__ raises KeyError: looking for streams must not run it
+        "class AttrDict(dict):\n    __getattr__ = dict.__getitem__\n\nCONFIG = AttrDict(k=1)\n" + ADD,
     ],
     ids=[
         "input",
@@ -61,6 +63,7 @@ def outcomes(result: ExecResult) -> list[str]:
         "input_open0_readline",
         "sys_stdout_open1",
         "own_writer_never_flushed",
+        "attrdict_global",
     ],
 )
 def test_ordinary_programs_pass_every_case(backend: LocalBackend, code: str) -> None:

@@ -68,7 +68,12 @@ def _standard_streams():
 
 
 def _is_stream(value):
-    return isinstance(value, io.IOBase) or isinstance(getattr(value, "__self__", None), io.IOBase)
+    """A file object, or a method bound to one (`open(0).readline`), found without running any of
+    the program's code: its types only (an `AttrDict` whose `__getattr__` raises KeyError is ordinary)."""
+    kind = type(value)
+    if kind in (types.BuiltinMethodType, types.MethodType):
+        kind = type(value.__self__)
+    return issubclass(kind, io.IOBase)
 
 
 def _release_program_streams(module, ours):
