@@ -92,7 +92,7 @@ def _release_program_streams(module, ours):
     gc.collect()
     none_left = True
     for obj in gc.get_objects():
-        if isinstance(obj, io.IOBase) and all(obj is not stream for stream in ours):
+        if issubclass(type(obj), io.IOBase) and all(obj is not stream for stream in ours):
             try:
                 if obj.closed or obj.fileno() not in (0, 1, 2):
                     continue
