@@ -40,7 +40,7 @@ RayAddressOption = typer.Option(
     "without it a local Ray instance is started.",
 )
 WorkersOption = typer.Option(
-    0, "--workers", "-w", help="Sandbox workers (0 = the backend default: two per CPU core)."
+    0, "--workers", "-w", help="Sandbox workers (0 = the backend default: one per usable CPU)."
 )
 
 

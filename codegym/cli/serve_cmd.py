@@ -18,7 +18,9 @@ def serve(
     max_replicas: int = typer.Option(
         2, "--max-replicas", help="Most judge replicas (autoscaled on queue depth)."
     ),
-    workers: int = typer.Option(0, "--workers", "-w", help="Sandbox workers per replica (0 = two per core)."),
+    workers: int = typer.Option(
+        0, "--workers", "-w", help="Sandbox workers per replica (0 = one per usable CPU)."
+    ),
     cache: str = typer.Option(
         "default", "--cache", help="Reward cache: redis://... (shared), default, memory, off."
     ),

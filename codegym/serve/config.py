@@ -20,7 +20,7 @@ class ServeConfig:
         default=2.0, metadata={"help": "Queue depth per replica Ray Serve's autoscaler aims for."}
     )
     workers_per_replica: int = field(
-        default=0, metadata={"help": "Sandbox workers per replica (0 = two per core of its node)."}
+        default=0, metadata={"help": "Sandbox workers per replica (0 = one per usable CPU of its node)."}
     )
     num_cpus_per_replica: float = field(default=1.0, metadata={"help": "CPUs a replica reserves in Ray."})
     cache: str = field(

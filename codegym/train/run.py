@@ -78,11 +78,11 @@ def _local_processes(processes: Any) -> int:
 
 
 def default_sandbox_workers(local_processes: int) -> int:
-    """Two sandbox workers per core, shared among the training processes on this machine (each
-    process judges its own share of the batch in its own pool)."""
-    import os
+    """The sandbox's default worker count (one per usable CPU), shared among the training processes
+    on this machine (each process judges its own share of the batch in its own pool)."""
+    from codegym.sandbox.local import default_worker_count
 
-    return max(1, 2 * (os.cpu_count() or 1) // max(1, local_processes))
+    return max(1, default_worker_count() // max(1, local_processes))
 
 
 def _write_run_config(run_dir: Path, config: TrainConfig, data: Any, reward_config: Any) -> None:

@@ -16,6 +16,7 @@ from codegym.sandbox.backend import SandboxUnavailable
 from codegym.sandbox.docker import DockerBackend, Engine
 from codegym.sandbox.docker.cleanup import labelled_containers
 from codegym.sandbox.local import COVERAGE_PRELOAD, LocalBackend, worker_uids
+from codegym.sandbox.placement import usable_cpus
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from codegym.tasks.cases import Case, CaseSuite
@@ -207,6 +208,21 @@ def test_program_and_harness_run_under_the_pools_distinct_uids(docker_backend: D
         assert abs(other.uid_base - docker_backend.uid_base) >= 64  # pools never share a uid
     finally:
         other.close()
+
+
+def test_each_containers_worker_and_programs_run_on_one_cpu(docker_backend: DockerBackend) -> None:
+    """The same placement as the local backend: the worker pins itself (see sandbox/placement.py)."""
+    if len(usable_cpus()) < 2:
+        pytest.skip("placement needs two usable CPUs")
+    program = "import os\ndef affinity():\n    return sorted(os.sched_getaffinity(0))\n"
+    tests = "from solution import affinity\n\n\ndef test_one_cpu():\n    assert len(affinity()) == 1\n"
+    result = docker_backend.execute(
+        ExecRequest(files={"solution.py": program}, tests={"test_hidden.py": tests})
+    )
+    assert result.status is ExecStatus.PASSED, (result.message, [t.message for t in result.tests])
+    cpus = [w["cpu"] for w in docker_backend.info()["pool"]]
+    assert cpus and None not in cpus
+    assert set(cpus) <= set(docker_backend.cpus)
 
 
 def test_timings_and_coverage_follow_the_harness_semantics(docker_backend: DockerBackend) -> None:

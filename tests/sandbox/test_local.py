@@ -498,6 +498,44 @@ def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) 
         assert timings[name] >= 0.5 * timings["inline"], timings
 
 
+MARKS_ITS_ARGUMENT = (
+    "def work(store):\n"
+    "    if store.get('seen'):\n"
+    "        return 0  # the mark of an earlier pass: wrong, so that pass's timing is cut short\n"
+    "    store['seen'] = True  # copied back into the test's own object when the call returns\n"
+    "    return 1\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("tests", "files"),
+    [
+        ("STORE = {}\n\ndef test_work():\n    from solution import work\n    assert work(STORE) == 1\n", {}),
+        (
+            "import pytest\nSTORE = {}\n\n@pytest.mark.parametrize('n', [1])\n"
+            "def test_work(n):\n    from solution import work\n    assert work(STORE) == n\n",
+            {},
+        ),
+        (
+            "from shared import STORE\n\ndef test_work():\n    from solution import work\n    assert work(STORE) == 1\n",
+            {"shared.py": "STORE = {}\n"},
+        ),
+    ],
+    ids=["test-module-object", "pytest-path", "repo-module-object"],
+)
+def test_nothing_a_program_leaves_in_the_tests_objects_reaches_a_later_pass(
+    local_backend: LocalBackend, tests: str, files: dict[str, str]
+) -> None:
+    """A call's changes to its arguments are copied back into the test's objects; a module-level one
+    would carry them from the verdict pass into the timing passes (a memo that makes a slow program
+    look fast). Each measurement pass loads the tests, the repo and the proxy afresh."""
+    result = run(
+        local_backend, MARKS_ITS_ARGUMENT, tests, timing_repeats=2, timing_budget_s=10, extra_files=files
+    )
+    assert result.status is ExecStatus.PASSED, result.message
+    assert len(result.timings_s) == 3, result.timings_s  # the verdict pass and both repeats: all complete
+
+
 def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBackend) -> None:
     tests = "from solution import value\n\ndef test_value():\n    assert value() >= 0\n"
     requests = [

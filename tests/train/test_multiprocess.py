@@ -135,9 +135,9 @@ def test_resuming_a_finished_run_trains_nothing(tiny_model_path: str, tmp_path: 
     assert sorted(p.name for p in (tmp_path / "run").glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
 
 
-@pytest.mark.parametrize(("local_processes", "expected"), [(1, 2), (2, 1), (8, 1)])
+@pytest.mark.parametrize(("local_processes", "expected"), [(1, 4), (2, 2), (8, 1)])
 def test_sandbox_workers_are_shared_among_local_processes(
     local_processes: int, expected: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    monkeypatch.setattr("codegym.sandbox.local.usable_cpus", lambda: [0, 1, 2, 3])
     assert default_sandbox_workers(local_processes) == expected

@@ -60,7 +60,13 @@ from codegym.sandbox.docker.engine import Engine
 from codegym.sandbox.docker.images import default_image_reference
 from codegym.sandbox.docker.transport import ContainerTransport
 from codegym.sandbox.inside.osutil import WORKER_CAPABILITIES
-from codegym.sandbox.local import HARNESS_PRELOAD, default_worker_count, random_uid_base, worker_uids
+from codegym.sandbox.local import (
+    HARNESS_PRELOAD,
+    default_worker_count,
+    random_uid_base,
+    worker_cpus,
+    worker_uids,
+)
 from codegym.sandbox.pool import WorkerPool
 
 
@@ -89,8 +95,9 @@ class DockerBackend(PooledBackend):
                 f"the sandbox image {self.reference} is not built: run `codegym sandbox build`"
             )
         self.image_id = image_id
-        # two per core, as for the local backend: a run is latency-bound (10.0x vs 9.2x here)
-        self.workers = self.config.workers or default_worker_count()
+        # as for the local backend: one per CPU when pinned, two per CPU otherwise
+        self.workers = self.config.workers or default_worker_count(self.config.pin_cpus)
+        self.cpus = worker_cpus(self.workers, self.config.pin_cpus)
         self.pool_id = uuid.uuid4().hex[:12]
         # Random per pool (the local backend's scheme), so no two pools share a uid or its limits.
         self.uid_base = self.config.uid_base if self.config.uid_base is not None else random_uid_base()
@@ -132,6 +139,7 @@ class DockerBackend(PooledBackend):
         program_uid, harness_uid = worker_uids(self.uid_base, slot)
         return {
             "slot": slot,
+            "cpu": self.cpus[slot],
             "program_uid": program_uid,
             "harness_uid": harness_uid,
             "scratch_root": SCRATCH_ROOT,

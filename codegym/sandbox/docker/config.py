@@ -40,7 +40,12 @@ CONTAINER_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYT
 
 @dataclass(frozen=True)
 class DockerSandboxConfig:
-    workers: int = field(default=0, metadata={"help": "Warm containers in the pool (0 = one per CPU core)."})
+    workers: int = field(
+        default=0,
+        metadata={
+            "help": "Warm containers in the pool (0 = one per usable CPU; two per CPU without pin_cpus)."
+        },
+    )
     image: str = field(
         default="",
         metadata={"help": "Image reference (default: codegym-sandbox:<recipe hash>, see `sandbox build`)."},
@@ -67,6 +72,13 @@ class DockerSandboxConfig:
     uid_base: int | None = field(
         default=None,
         metadata={"help": "First of the pool's uids, two per container slot (default: random per pool)."},
+    )
+    pin_cpus: bool = field(
+        default=True,
+        metadata={
+            "help": "Keep each container's worker, with its harness and programs, on one CPU (spread over "
+            "the usable CPUs): a test's calls to the program then never wake another CPU."
+        },
     )
 
     def __post_init__(self) -> None:

@@ -106,6 +106,7 @@ class Harness:
         self.files_run = self.test_files - self.gated_files
         self.program_lost = None
         self.exit_flagged = False
+        self.baseline_modules = None  # the modules loaded before this run (set by run_one)
         self.pass_number = 0
         self.deadline = float("inf")
         self._queue = []
@@ -274,8 +275,9 @@ class Harness:
     def _gated_tests_needed(self):
         return bool(self.gated_files) and self.all_passed is not True and self.program_lost is None
 
-    def _load_fast(self, files):
-        """Execute the compiled test modules of `files` (they import the program through the proxy)."""
+    def _load_fast(self, files, report=True):
+        """Execute the compiled test modules of `files` (they import the program through the proxy);
+        None if one cannot be loaded (reported as the run's collection error when `report`)."""
         self._bind_parent_package()
         collected = []
         for filename, path, module_name, code in self.prepared.compiled:
@@ -288,6 +290,8 @@ class Harness:
             try:
                 exec(code, module.__dict__)
             except BaseException as exc:
+                if not report:
+                    return None  # a measurement pass: it ends, cut short, and measures nothing
                 if isinstance(exc, remote.ProgramGone):
                     self.program_lost = str(exc)
                     self._flag_violation(True)
@@ -424,17 +428,34 @@ class Harness:
         return plugin.completed
 
     # -- measurement passes --------------------------------------------------------------------
+    def _measurement_spawn(self, kind, coverage=False):
+        """A measurement pass's program process, with the tests' side made afresh first: the test
+        modules, the repo's modules and the proxy of the pass before held what the program put in
+        them (a call's changes to its arguments are copied back into the test's own objects, a
+        module-level SCHEMA among them), a store that would carry a memo from the verdict pass into
+        the timing passes. Loaded again, as for a new run, nothing of one pass reaches the next."""
+        _forget_run(self.baseline_modules, self.layout)
+        self.session = remote.Session(self.module_name, self.layout["repo"], self.request.get("entry_point"))
+        self.module = remote.RemoteModule(self.session, self.module_name)
+        self._install_module()
+        connection = self.spawn(kind, coverage=coverage)
+        self.module._codegym_bind(connection.hello())
+        return connection
+
     def _measured_pass(self, tests, deadline):
         if tests is None:
             return self._pytest_pass(self.measured_files, report=False, deadline=deadline)
+        self.session.connection.deadline = deadline  # the test modules' own top-level calls too
+        tests = self._load_fast(self.measured_files, report=False)
+        if tests is None:
+            return False
         return self._run_tests(tests, report=False, files=self.measured_files, deadline=deadline)
 
     def _coverage_pass(self, tests):
         import coverage_probe
 
         try:
-            connection = self.spawn("coverage", coverage=True)
-            connection.hello()
+            connection = self._measurement_spawn("coverage", coverage=True)
         except remote.ProgramGone:
             self.end_pass()
             return
@@ -471,8 +492,7 @@ class Harness:
             if enough is not None and best is not None and best <= float(enough):
                 return  # a lower minimum would change nothing for the caller
             try:
-                connection = self.spawn("timing")
-                connection.hello()
+                self._measurement_spawn("timing")
             except BaseException:
                 self.end_pass()
                 return
@@ -702,7 +722,7 @@ def serve(control, layout, harness_uid):
             message, _fds = osutil.receive_message(control)
             if message is None:
                 break
-            run_one(message, layout, control, prepared_cache)
+            run_one(message, layout, control, prepared_cache, baseline_modules)
             _forget_run(baseline_modules, layout)
     except BaseException:
         traceback.print_exc()
@@ -711,12 +731,13 @@ def serve(control, layout, harness_uid):
         os._exit(code)
 
 
-def run_one(message, layout, control, prepared_cache):
+def run_one(message, layout, control, prepared_cache, baseline_modules):
     request = message["request"]
     prepared = _prepared(message, layout, prepared_cache)
     os.chdir(layout["tests"])
     sys.path[:] = [layout["repo"], *layout["harness_path"]]
     harness = Harness(request, layout, control, prepared)
+    harness.baseline_modules = baseline_modules
     harness.deadline = float(message["deadline"]) - DEADLINE_MARGIN_S
     harness.flush_before(float(message["deadline"]))
     try:

@@ -290,6 +290,8 @@ class Worker:
             raise RuntimeError(f"refusing to run: not inside a private PID namespace ({own_ns})")
         self.pid_ns_checked = True
         osutil.set_process_name("cg-worker")
+        # before the zygote and the harness are forked: they, and every program, stay on this CPU
+        cpu = pin_to_cpu(self.config.get("cpu"))
         if self.config.get("mounts"):
             apply_mount_plan(self.config["mounts"])
         if os.getuid() == 0 and self.config.get("limit_capabilities"):
@@ -339,6 +341,7 @@ class Worker:
             "harness_uid": self.harness_uid,
             "pid_namespace": own_ns,
             "preloaded": preload,
+            "cpu": cpu,
         }
 
     # -- one execution -----------------------------------------------------------------------
@@ -942,6 +945,19 @@ def _drain(fd, sink):
         if not data:
             break
         sink.add(data)
+
+
+def pin_to_cpu(cpu):
+    """Run on `cpu` only (see codegym/sandbox/placement.py: the harness's calls to the program then
+    stay on one CPU); the CPU pinned to, or None when none was asked for or it is not ours to use
+    (outside a container's cpuset, say): the worker then runs where the scheduler puts it."""
+    if type(cpu) is not int:
+        return None
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except (OSError, ValueError, OverflowError):
+        return None
+    return cpu
 
 
 def _signal_name(number):

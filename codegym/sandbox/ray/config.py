@@ -22,7 +22,8 @@ class RaySandboxConfig:
     )
     actors_per_node: int = field(default=1, metadata={"help": "Sandbox actors on each matching node."})
     workers_per_actor: int = field(
-        default=0, metadata={"help": "Warm sandbox workers per actor (0 = the node's default: two per core)."}
+        default=0,
+        metadata={"help": "Warm sandbox workers per actor (0 = the node's default: one per usable CPU)."},
     )
     inner_backend: str = field(
         default="local", metadata={"help": "Sandbox each actor hosts on its node: local or docker."}
