@@ -555,6 +555,34 @@ def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBacke
     assert sorted(seen) == list(range(6))
 
 
+def test_a_worker_lost_mid_batch_costs_only_the_run_it_was_doing() -> None:
+    """Killed from outside mid-batch: the run it was doing is retried once on a fresh worker (a
+    fault during its run, not the program's, since it does not happen again), every other request
+    is untouched, and the whole batch passes."""
+    tests = "from solution import value\n\ndef test_value():\n    assert value() == 1\n"
+    slow = "import time\ndef value():\n    time.sleep(0.3)\n    return 1\n"
+    with LocalBackend(workers=2) as backend:
+        backend.pool.start()
+        victim = backend.pool.describe()[0].pid
+
+        def kill_soon() -> None:
+            time.sleep(0.45)
+            os.kill(victim, 9)
+
+        killer = threading.Thread(target=kill_soon)
+        killer.start()
+        batch = [
+            ExecRequest(files={"solution.py": slow}, tests={"test_hidden.py": tests}, request_id=str(i))
+            for i in range(12)
+        ]
+        results = backend.execute_many(batch)
+        killer.join()
+        restarts = backend.pool.restarts
+    assert [r.status for r in results] == [ExecStatus.PASSED] * 12
+    assert restarts == 1
+    assert sorted(r.attempts for r in results) == [1] * 11 + [2]
+
+
 def test_async_execute(local_backend: LocalBackend) -> None:
     tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
     request = ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": tests})

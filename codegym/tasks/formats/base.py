@@ -175,7 +175,11 @@ def case_task(
     limits: Limits | None = None,
     metadata: Mapping[str, Any] | None = None,
 ) -> Task:
-    """The Task of an input/output problem (whole-program answers: no prefix)."""
+    """The Task of an input/output problem (whole-program answers: no prefix). A row whose every
+    judged case the prompt shows (SkipRow) is left out: judged on those alone, a table of their
+    answers would pass with full reward and no detector could tell."""
+    if every_case_shown(statement, cases, visible):
+        raise SkipRow("every judged case is shown in the prompt (its statement or its examples)")
     return Task(
         pack=context.pack,
         name=task_id,
@@ -192,6 +196,40 @@ def case_task(
         cases=cases,
         visible_cases=visible,
     )
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _in_statement(case_input: str, expected: str, statement: str) -> bool:
+    """The case appears as a worked example: its input in the statement and, after it, its output
+    (whitespace aside), each as whole tokens."""
+    wanted_in, wanted_out = _flat(case_input), _flat(expected)
+    if not wanted_in or not wanted_out:
+        return False
+    padded = f" {statement} "
+    start = padded.find(f" {wanted_in} ")
+    while start >= 0:
+        if f" {wanted_out} " in padded[start + len(wanted_in) :]:
+            return True
+        start = padded.find(f" {wanted_in} ", start + 1)
+    return False
+
+
+def every_case_shown(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> bool:
+    """Whether the prompt shows every case that judges the task: each is one of the visible cases
+    (the prompt's examples) or, for stdin/stdout, a worked example of the statement."""
+    shown = {(repr(c.input), repr(c.expected)) for c in (visible.cases if visible else ())}
+    flat = _flat(statement)
+    for case in cases.cases:
+        if (repr(case.input), repr(case.expected)) in shown:
+            continue
+        text_case = isinstance(case.input, str) and isinstance(case.expected, str)
+        if cases.kind == "stdio" and text_case and _in_statement(case.input, case.expected, flat):
+            continue
+        return False
+    return bool(cases.cases)
 
 
 def tested_by_files_task(

@@ -73,6 +73,36 @@ def _defined(tree: ast.Module) -> list[str]:
     return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
 
 
+# Fixtures that act on the process running the test: under codegym's split the program is another
+# process, so capsys would capture the harness's output, tmp_path would name a directory the program
+# cannot read, and monkeypatch would patch the harness's builtins (a correct program fails all three).
+PROCESS_LOCAL_FIXTURES = frozenset(
+    {
+        "capsys",
+        "capsysbinary",
+        "capfd",
+        "capfdbinary",
+        "tmp_path",
+        "tmpdir",
+        "tmp_path_factory",
+        "tmpdir_factory",
+        "monkeypatch",
+    }
+)
+
+
+def _process_local_fixtures(tree: ast.Module) -> list[str]:
+    """The process-local fixtures a test file asks for: as a test's (or fixture's) parameter, or by
+    name (`usefixtures`, `request.getfixturevalue`)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.arg in PROCESS_LOCAL_FIXTURES:
+            found.add(node.arg)
+        elif isinstance(node, ast.Constant) and node.value in PROCESS_LOCAL_FIXTURES:
+            found.add(node.value)
+    return sorted(found)
+
+
 def kodcode_prompt(question: str, functions: list[Mapping[str, Any]]) -> str:
     """The question, and the signature the tests call (as the KodCode RL recipes add it)."""
     prompt = question.strip()
@@ -98,6 +128,12 @@ def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
         test_tree = ast.parse(test)
     except SyntaxError as exc:
         raise SkipRow(f"{test_field} is not valid Python 3 (line {exc.lineno}: {exc.msg})") from None
+    local = _process_local_fixtures(test_tree)
+    if local:
+        raise SkipRow(
+            f"its tests use pytest fixtures of the test's own process ({', '.join(local)}): the program "
+            "runs in another, so its output, files and patched builtins would never reach them"
+        )
     try:
         solution_tree = ast.parse(solution)
     except SyntaxError as exc:

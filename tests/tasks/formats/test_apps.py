@@ -235,3 +235,29 @@ def test_every_fixture_reference_is_python3() -> None:
         tasks, _ = read_tasks(format_name, source)
         for task in tasks.values():
             assert task.reference_solution == "" or python3_problem(task.reference_solution) is None
+
+
+def test_a_row_whose_every_case_the_statement_shows_is_skipped(tmp_path: Path) -> None:
+    """Scraped rows often hold only the statement's samples: judged on those alone, a table of the
+    shown answers would pass (red team L1). One case the statement does not show keeps the row."""
+    row = next(r for r in read_rows(APPS) if str(r["problem_id"]) == "10")
+    shown = (
+        "Given n and then n integers, print their sum.\n\n-----Examples-----\nInput\n3\n1 2 3\n\nOutput\n6\n"
+    )
+    samples_only = {
+        **row,
+        "question": shown,
+        "input_output": json.dumps({"inputs": ["3\n1 2 3\n"], "outputs": ["6\n"]}),
+    }
+    with_hidden = {
+        **row,
+        "problem_id": 99,
+        "question": shown,
+        "input_output": json.dumps({"inputs": ["3\n1 2 3\n", "2\n5 5\n"], "outputs": ["6\n", "10\n"]}),
+    }
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps(samples_only) + "\n" + json.dumps(with_hidden) + "\n")
+    for fmt in ("apps", "taco"):
+        tasks, skipped = read_tasks(fmt, source)
+        assert list(tasks) == ["99"], fmt
+        assert skipped == {"10": "every judged case is shown in the prompt (its statement or its examples)"}

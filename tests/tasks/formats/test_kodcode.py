@@ -78,6 +78,37 @@ def test_bad_rows_error_or_skip_with_the_reason() -> None:
         KODCODE.task_from_row({**good, "test": "  "}, context)
 
 
+@pytest.mark.parametrize(
+    ("test", "named"),
+    [
+        (
+            "def test_greet(capsys):\n    greet('Bob')\n    assert capsys.readouterr().out == 'Hi Bob\\n'\n",
+            "capsys",
+        ),
+        (
+            "def test_save(tmp_path):\n    save(tmp_path / 'x')\n    assert (tmp_path / 'x').exists()\n",
+            "tmp_path",
+        ),
+        (
+            "def test_ask(monkeypatch):\n    monkeypatch.setattr('builtins.input', lambda: '3')\n"
+            "    assert ask() == 3\n",
+            "monkeypatch",
+        ),
+        (
+            "import pytest\n@pytest.mark.usefixtures('capfd')\ndef test_out():\n    assert out() is None\n",
+            "capfd",
+        ),
+    ],
+    ids=["capsys", "tmp_path", "monkeypatch", "usefixtures"],
+)
+def test_rows_whose_tests_use_fixtures_of_the_tests_own_process_are_skipped(test: str, named: str) -> None:
+    """The program runs in another process: capsys never sees its output, tmp_path is unreadable to
+    it, monkeypatch patches the harness's builtins; a correct program would fail (red team L3)."""
+    row = {"question_id": "X_2_I", "question": "Q", "solution": "def f():\n    return 1\n", "test": test}
+    with pytest.raises(SkipRow, match=f"fixtures of the test's own process \\({named}\\)"):
+        KODCODE.task_from_row(row, RowContext("kod", "rows.jsonl", line=1))
+
+
 def test_references_pass_and_stubs_fail_in_the_sandbox(local_backend) -> None:
     tasks = load()
     for task, reference, stub in judge_references_and_stubs(local_backend, tasks):

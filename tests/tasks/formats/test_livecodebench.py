@@ -245,3 +245,16 @@ def test_cp_call_references_pass_and_stubs_fail(task_registry, local_backend) ->
             reference.message,
         )
         assert stub.tests_passed == 0, task.name
+
+
+def test_a_row_with_public_tests_only_is_skipped(tmp_path: Path) -> None:
+    """The prompt shows the public tests as examples: judged on them alone, a table of their answers
+    would pass with full reward (red team L1)."""
+    row = next(r for r in read_rows(FIXTURE) if r["question_id"] == "1990_A")
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps({**row, "private_test_cases": "[]"}) + "\n")
+    tasks, skipped = tasks_from_rows(LCB, read_rows(source), RowContext("lcb", str(source)), skip=True)
+    assert not tasks
+    assert dict(skipped) == {
+        "1990_A": "every judged case is shown in the prompt (its statement or its examples)"
+    }
