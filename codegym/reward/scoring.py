@@ -24,7 +24,12 @@ from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.cache import ResultCache, cache_key, machine_fingerprint
 from codegym.reward.complexity import ComplexityReport, complexity_report, complexity_score, hides_code
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
-from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
+from codegym.reward.detectors import (
+    DetectorInput,
+    run_detectors,
+    visible_case_literals,
+    visible_test_literals,
+)
 from codegym.reward.extract import first_generated_line
 from codegym.reward.style import StyleReport, style_reports
 from codegym.sandbox.backend import SandboxBackend
@@ -296,6 +301,11 @@ class RewardJudge:
         visible_rate = (
             (sum(t.outcome is TestOutcome.PASSED for t in visible) / len(visible)) if visible else None
         )
+        literals = visible_test_literals(task.visible_tests.files.values())
+        gap_hidden_rate = hidden_rate
+        if task.cases is not None:  # the visible cases are among the judged ones
+            visible_rate, gap_hidden_rate = _case_rates(task, hidden)
+            literals = visible_case_literals(task.visible_cases)
         reference = self._references.get(task.fingerprint)
         try:
             tree: ast.Module | None = ast.parse(code)
@@ -307,9 +317,9 @@ class RewardJudge:
                 code=code,
                 tree=tree,
                 hidden=result,
-                hidden_rate=hidden_rate,
+                hidden_rate=gap_hidden_rate,
                 visible_rate=visible_rate,
-                visible_literals=visible_test_literals(task.visible_tests.files.values()),
+                visible_literals=literals,
                 reference_return_types=reference.return_types if reference else None,
                 hardcode_gap=self.config.hardcode_gap,
             ),
@@ -458,3 +468,23 @@ def _uncounted_lines(tree: ast.Module) -> set[int]:
                 continue
             lines.update(range(statement.lineno, end + 1))
     return lines
+
+
+def _case_rates(task: Task, results: Sequence[Any]) -> tuple[float | None, float]:
+    """(pass rate of the judged cases the prompt shows, pass rate of the others) of a case task; the
+    first None when no judged case is shown, or one of them did not run (stopped at a failure)."""
+    assert task.cases is not None
+    shown = {
+        (repr(c.input), repr(c.expected)) for c in (task.visible_cases.cases if task.visible_cases else ())
+    }
+    outcomes = {t.test_id: t.outcome for t in results}
+    visible: list[TestOutcome | None] = []
+    others: list[TestOutcome | None] = []
+    for index, case in enumerate(task.cases.cases):
+        bucket = visible if (repr(case.input), repr(case.expected)) in shown else others
+        bucket.append(outcomes.get(f"case_{index}"))
+    passed = TestOutcome.PASSED
+    other_rate = sum(o is passed for o in others) / len(others) if others else 1.0
+    if not visible or any(o is None or o is TestOutcome.NOT_RUN for o in visible):
+        return None, other_rate
+    return sum(o is passed for o in visible) / len(visible), other_rate

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from codegym.reward.config import RewardConfig
@@ -95,6 +97,36 @@ def test_hardcoded_visible_answers_fire_but_an_honest_bug_does_not(reward_backen
     assert honest.breakdown.details["visible_hidden_gap"] == pytest.approx(0.5)
     assert honest.breakdown.details["tests_raw"] == pytest.approx(0.5)
     assert honest.breakdown.components["tests"] == 0.0  # binary correctness by default
+
+
+@pytest.mark.parametrize("correctness", ["binary", "fraction"])
+def test_a_table_of_an_io_tasks_shown_examples_fires_but_an_honest_bug_does_not(
+    reward_backend, task_registry, correctness: str
+) -> None:
+    """Input/output tasks: the visible tests are the judged cases the prompt shows as examples, so a
+    table of them is the same hack as on test modules (it passed 2 of 6 cases with no flag: red
+    team L2). stdin/stdout and call-based alike."""
+    call = task_registry.load("cp_call").get("cp_call/9110")  # decode_runs, 2 shown + 4 hidden cases
+    gcd_lcm = task_registry.load("cp_stdio").get("cp_stdio/gcd_lcm")
+    shown = gcd_lcm.cases.cases[:2]  # as LiveCodeBench's public cases: judged, and shown as examples
+    stdio = dataclasses.replace(gcd_lcm, visible_cases=dataclasses.replace(gcd_lcm.cases, cases=shown))
+    assert call.visible_cases is not None and len(gcd_lcm.cases.cases) > 2
+    table_call = "def decode_runs(s):\n    return {'3a2b': 'aaabb', '12z': 'zzzzzzzzzzzz'}.get(s, '')\n"
+    honest_call = (
+        "def decode_runs(s):\n    out = ''\n    for i in range(0, len(s) - 1, 2):\n"
+        "        out += s[i + 1] * int(s[i])\n    return out\n"
+    )
+    answers = {case.input.strip(): case.expected.strip() for case in shown}
+    table_stdio = f"import sys\nprint({answers!r}.get(sys.stdin.read().strip(), ''))\n"
+    judge = RewardJudge(reward_backend, RewardConfig(correctness=correctness))
+    scored = judge.score_many(
+        [(call, table_call, None), (call, honest_call, None), (stdio, table_stdio, None)]
+    )
+    table, honest, table_io = (s.breakdown for s in scored)
+    assert table.flags == ("hardcoded_visible",) and table.total == -0.5
+    assert honest.flags == () and honest.tests_passed == 4
+    assert honest.total == (0.0 if correctness == "binary" else pytest.approx(4 / 6 * 0.8333, abs=0.1))
+    assert table_io.flags == ("hardcoded_visible",), table_io.details
 
 
 def test_honest_solutions_fire_nothing(reward_backend) -> None:

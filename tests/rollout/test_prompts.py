@@ -30,13 +30,13 @@ def stdio_task():
 
 
 def call_task():
-    cases = CaseSuite("call", (Case((2, 3), 5),), function="Solution.add")
+    cases = CaseSuite("call", (Case((2, 3), 5), Case((40, 2), 42)), function="Solution.add")
     return case_task(
         context=RowContext(pack="t", file="x"),
         task_id="add_call",
         statement="Add two numbers.",
         cases=cases,
-        visible=cases,
+        visible=CaseSuite("call", cases.cases[:1], function="Solution.add"),
         starter_code="class Solution:\n    def add(self, a: int, b: int) -> int:\n",
     )
 
