@@ -35,7 +35,7 @@ from codegym.reward.style import StyleReport, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
 from codegym.sandbox.requests import request_for_task
-from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, TestOutcome, program_problem
+from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Flag, TestOutcome, program_problem
 from codegym.tasks.model import Task
 
 VISIBLE_PREFIX = "visible__"
@@ -46,6 +46,7 @@ class ReferenceStats:
     cpu_s: float | None
     return_types: frozenset[str] | None
     complexity: ComplexityReport | None
+    exits: bool = False  # the reference exited during its tests (early_exit's evidence is then void)
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,7 @@ class RewardJudge:
                 min(result.timings_s) if usable and result.timings_s else None,
                 frozenset(result.return_types) if usable else None,
                 reference_complexity,
+                exits=result.has_flag(Flag.EARLY_EXIT) or result.has_flag(Flag.EXIT_IN_TEST),
             )
             with self._lock:
                 self._references[fingerprint] = stats
@@ -322,6 +324,7 @@ class RewardJudge:
                 visible_literals=literals,
                 reference_return_types=reference.return_types if reference else None,
                 hardcode_gap=self.config.hardcode_gap,
+                reference_exits=reference.exits if reference else False,
             ),
         )
         hidden_all_passed = tests_total > 0 and hidden_passed == tests_total
