@@ -15,8 +15,11 @@ Passes, each with a fresh program process and fresh scratch files:
   test did not pass; its outcomes are the verdict (and, when it ran exactly the measured tests, its
   CPU time is the first timing sample);
 * coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
-  after `coverage_budget_s` of wall time or at a test that does not pass (a cut pass contributes no
-  figure); so only for a program that passed every measured test in the verdict pass;
+  after `coverage_budget_s` plus COVERAGE_SLOWDOWN times the verdict pass's own test time of wall
+  time (a tracer slows a program a few times; scaled so, the cut depends on the program, not on how
+  loaded the machine is or how long the task's tests are) or at a test that does not pass (a cut
+  pass contributes no figure); so only for a program that passed every measured test in the
+  verdict pass;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
@@ -37,6 +40,7 @@ import testprep
 
 MAX_MESSAGE_CHARS = 2000
 FLUSH_S = 0.02
+COVERAGE_SLOWDOWN = 10.0  # the coverage pass's wall time, in verdict passes, on top of its budget
 DEADLINE_MARGIN_S = 0.05
 
 
@@ -107,6 +111,7 @@ class Harness:
         self.program_lost = None
         self.exit_flagged = False
         self.baseline_modules = None  # the modules loaded before this run (set by run_one)
+        self.verdict_tests_s = 0.0  # wall time of the verdict pass's tests (before any gated ones)
         self.pass_number = 0
         self.deadline = float("inf")
         self._queue = []
@@ -202,9 +207,11 @@ class Harness:
             self.end_pass()
             return
         main_files = self.test_files - self.gated_files
+        started = time.monotonic()
         if self.prepared.runner == "pytest":
             tests = None
             self._pytest_pass(main_files, report=True)
+            self.verdict_tests_s = time.monotonic() - started
             if self._gated_tests_needed():
                 self.files_run = self.test_files
                 self._pytest_pass(self.gated_files, report=True, more=True)
@@ -215,6 +222,7 @@ class Harness:
                 return
             self.emit("begin", tests=[test_id for test_id, _, _ in tests], runner="fast")
             self._run_tests(tests, report=True)
+            self.verdict_tests_s = time.monotonic() - started
             if self._gated_tests_needed():
                 self.files_run = self.test_files
                 gated = self._load_fast(self.gated_files)
@@ -462,9 +470,8 @@ class Harness:
         except BaseException:
             self.end_pass()
             return
-        complete = self._measured_pass(
-            tests, time.monotonic() + float(self.request.get("coverage_budget_s", 0.02))
-        )
+        budget = float(self.request.get("coverage_budget_s", 0.02)) + COVERAGE_SLOWDOWN * self.verdict_tests_s
+        complete = self._measured_pass(tests, time.monotonic() + budget)
         data = None
         if complete and not connection.closed:
             connection.deadline = None
