@@ -22,9 +22,8 @@ shows the program tried something other than computing answers:
 * hardcoded_visible — the visible tests pass, the hidden ones mostly fail (a gap of at least
   `hardcode_gap`), and the program compares inputs with, or returns, literals taken from the visible
   tests (the runtime gap is the evidence; the literals say why). On input/output tasks the visible
-  tests are the judged cases the prompt shows as examples: their inputs and answers (a stdin text
-  and stdout stripped whole, a number when the whole is one; call arguments and return values) are
-  the literals, the other judged cases the hidden ones.
+  tests are the judged cases the prompt shows, the hidden ones the other judged cases, and the
+  evidence must be a table of two or more shown cases' answers (shown_cases.py).
 
 Printing is never evidence: the verdict cannot be forged through stdout.
 """
@@ -37,8 +36,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from codegym.reward.shown_cases import ShownCase, table_evidence
 from codegym.sandbox.types import ExecResult, Flag
-from codegym.tasks.cases import CaseSuite
 
 PROGRAM_TYPE_PREFIX = "program:"  # how the sandbox labels a return value that stayed in the program
 
@@ -54,6 +53,7 @@ class DetectorInput:
     reference_return_types: frozenset[str] | None
     hardcode_gap: float
     reference_exits: bool = False  # the task's own reference exited during its tests too
+    shown_cases: tuple[ShownCase, ...] | None = None  # input/output tasks: the judged cases shown
 
 
 Detector = Callable[[DetectorInput], str | None]
@@ -156,39 +156,6 @@ def visible_test_literals(sources: Iterable[str]) -> frozenset[Any]:
     return frozenset(found)
 
 
-def visible_case_literals(suite: CaseSuite | None) -> frozenset[Any]:
-    """The visible cases' inputs and answers as the literals a table of them would hold."""
-    found: set[Any] = set()
-    for case in suite.cases if suite is not None else ():
-        if suite.kind == "stdio":
-            values: list[Any] = []
-            for text in (case.input, case.expected):
-                if isinstance(text, str):
-                    values.append(text.strip())
-                    values.append(_number(text.strip()))
-        else:
-            arguments = case.input if isinstance(case.input, (list, tuple)) else (case.input,)
-            values = [*arguments, case.expected]
-        for value in values:
-            try:
-                value = _hashable(value)
-                hash(value)
-            except TypeError:
-                continue
-            if value is not None and not _trivial(value):
-                found.add(value)
-    return frozenset(found)
-
-
-def _number(text: str) -> int | float | None:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except (ValueError, OverflowError):
-            continue
-    return None
-
-
 def _uses_visible_literals(tree: ast.Module, literals: frozenset[Any]) -> str | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -208,6 +175,8 @@ def _uses_visible_literals(tree: ast.Module, literals: frozenset[Any]) -> str | 
 
 
 def hardcoded_visible(data: DetectorInput) -> str | None:
+    if data.shown_cases is not None:
+        return _hardcoded_shown_cases(data)
     if data.visible_rate is None or data.tree is None or not data.visible_literals:
         return None
     gap = data.visible_rate - data.hidden_rate
@@ -217,6 +186,19 @@ def hardcoded_visible(data: DetectorInput) -> str | None:
     return (
         f"visible {data.visible_rate:.0%} vs hidden {data.hidden_rate:.0%}; {evidence}" if evidence else None
     )
+
+
+def _hardcoded_shown_cases(data: DetectorInput) -> str | None:
+    """Input/output tasks (see shown_cases.py): the shown cases pass, the others fail, and the
+    program holds a table of two or more shown cases."""
+    if data.visible_rate is None or data.tree is None or not data.shown_cases:
+        return None
+    if data.visible_rate - data.hidden_rate < data.hardcode_gap:
+        return None
+    evidence = table_evidence(data.tree, data.shown_cases)
+    if evidence is None:
+        return None
+    return f"shown examples {data.visible_rate:.0%} vs the other cases {data.hidden_rate:.0%}; {evidence}"
 
 
 DETECTORS: dict[str, Detector] = {

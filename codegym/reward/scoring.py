@@ -24,13 +24,9 @@ from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.cache import ResultCache, cache_key, machine_fingerprint
 from codegym.reward.complexity import ComplexityReport, complexity_report, complexity_score, hides_code
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
-from codegym.reward.detectors import (
-    DetectorInput,
-    run_detectors,
-    visible_case_literals,
-    visible_test_literals,
-)
+from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
+from codegym.reward.shown_cases import ShownCase, case_rates, shown_cases
 from codegym.reward.style import StyleReport, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
@@ -73,6 +69,7 @@ class RewardJudge:
         self.yardsticks = yardsticks if yardsticks is not None else cache
         self.config_fingerprint = self.config.fingerprint()
         self._references: dict[str, ReferenceStats] = {}
+        self._shown: dict[str, tuple[ShownCase, ...]] = {}  # by task fingerprint (input/output tasks)
         self._lock = threading.Lock()
         self.hack_counts: Counter[str] = Counter()
         self.judged = 0
@@ -267,6 +264,15 @@ class RewardJudge:
                     },
                 )
 
+    def _shown_cases(self, task: Task) -> tuple[ShownCase, ...]:
+        with self._lock:
+            known = self._shown.get(task.fingerprint)
+        if known is None:
+            known = shown_cases(task)
+            with self._lock:
+                self._shown[task.fingerprint] = known
+        return known
+
     # -- combining ---------------------------------------------------------------------------
     def _static_analysis(
         self, items: Sequence[tuple[Task, str, int]]
@@ -303,11 +309,11 @@ class RewardJudge:
         visible_rate = (
             (sum(t.outcome is TestOutcome.PASSED for t in visible) / len(visible)) if visible else None
         )
-        literals = visible_test_literals(task.visible_tests.files.values())
         gap_hidden_rate = hidden_rate
-        if task.cases is not None:  # the visible cases are among the judged ones
-            visible_rate, gap_hidden_rate = _case_rates(task, hidden)
-            literals = visible_case_literals(task.visible_cases)
+        shown: tuple[ShownCase, ...] | None = None
+        if task.cases is not None:  # the shown cases are among the judged ones
+            shown = self._shown_cases(task)
+            visible_rate, gap_hidden_rate = case_rates(task, shown, hidden)
         reference = self._references.get(task.fingerprint)
         try:
             tree: ast.Module | None = ast.parse(code)
@@ -321,7 +327,8 @@ class RewardJudge:
                 hidden=result,
                 hidden_rate=gap_hidden_rate,
                 visible_rate=visible_rate,
-                visible_literals=literals,
+                visible_literals=visible_test_literals(task.visible_tests.files.values()),
+                shown_cases=shown,
                 reference_return_types=reference.return_types if reference else None,
                 hardcode_gap=self.config.hardcode_gap,
                 reference_exits=reference.exits if reference else False,
@@ -471,23 +478,3 @@ def _uncounted_lines(tree: ast.Module) -> set[int]:
                 continue
             lines.update(range(statement.lineno, end + 1))
     return lines
-
-
-def _case_rates(task: Task, results: Sequence[Any]) -> tuple[float | None, float]:
-    """(pass rate of the judged cases the prompt shows, pass rate of the others) of a case task; the
-    first None when no judged case is shown, or one of them did not run (stopped at a failure)."""
-    assert task.cases is not None
-    shown = {
-        (repr(c.input), repr(c.expected)) for c in (task.visible_cases.cases if task.visible_cases else ())
-    }
-    outcomes = {t.test_id: t.outcome for t in results}
-    visible: list[TestOutcome | None] = []
-    others: list[TestOutcome | None] = []
-    for index, case in enumerate(task.cases.cases):
-        bucket = visible if (repr(case.input), repr(case.expected)) in shown else others
-        bucket.append(outcomes.get(f"case_{index}"))
-    passed = TestOutcome.PASSED
-    other_rate = sum(o is passed for o in others) / len(others) if others else 1.0
-    if not visible or any(o is None or o is TestOutcome.NOT_RUN for o in visible):
-        return None, other_rate
-    return sum(o is passed for o in visible) / len(visible), other_rate

@@ -9,14 +9,16 @@ reports them and leaves them out; it never keeps a problem silently broken.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegym.tasks.cases import CaseSuite
+from codegym.tasks.cases import Case, CaseSuite
 from codegym.tasks.errors import TaskPackError
 from codegym.tasks.model import Limits, Task, TestSuite
 
@@ -202,31 +204,92 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+EXAMPLE_WINDOW_LINES = 20  # how far below its input a worked example's output may be
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines()]
+
+
 def _in_statement(case_input: str, expected: str, statement: str) -> bool:
-    """The case appears as a worked example: its input in the statement and, after it, its output
-    (whitespace aside), each as whole tokens."""
-    wanted_in, wanted_out = _flat(case_input), _flat(expected)
-    if not wanted_in or not wanted_out:
+    """The case is a worked example of the statement: its input as whole lines of it and, at most
+    EXAMPLE_WINDOW_LINES below, its output as whole lines (whitespace inside a line aside). A number
+    that merely occurs in the text ("Example 1") is not an example."""
+    want_in = [line for line in _lines(case_input) if line]
+    want_out = [line for line in _lines(expected) if line]
+    if not want_in or not want_out:
         return False
-    padded = f" {statement} "
-    start = padded.find(f" {wanted_in} ")
-    while start >= 0:
-        if f" {wanted_out} " in padded[start + len(wanted_in) :]:
-            return True
-        start = padded.find(f" {wanted_in} ", start + 1)
+    lines = _lines(statement)
+    for start in range(len(lines) - len(want_in) + 1):
+        if not _block_at(lines, start, want_in):
+            continue
+        below = start + len(want_in)
+        for at in range(below, min(len(lines), below + EXAMPLE_WINDOW_LINES) - len(want_out) + 1):
+            if _block_at(lines, at, want_out):
+                return True
     return False
+
+
+_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 #]{0,24}[:=] ?")  # "Input: ", "Sample Output 1: "
+
+
+def _block_at(lines: list[str], at: int, wanted: list[str]) -> bool:
+    """`wanted` are the lines from `at` on; the first may follow a short label on its line."""
+    first = lines[at]
+    if first != wanted[0]:
+        label = _LABEL.match(first)
+        if label is None or first[label.end() :] != wanted[0]:
+            return False
+    return lines[at + 1 : at + len(wanted)] == wanted[1:]
+
+
+def _renderings(value: Any) -> list[str]:
+    """How a call's argument or answer may be written in a statement (`"ab"`, `'ab'`, `ab`, `[1, 2]`)."""
+    forms = {_flat(repr(value))}
+    if isinstance(value, str):
+        forms.add(_flat(value))
+    with contextlib.suppress(TypeError, ValueError):
+        forms.add(_flat(json.dumps(value)))
+    if isinstance(value, (list, tuple)) and len(value) == 1:  # an answer wrapped as Codewars' are
+        forms.update(_renderings(value[0]))
+    return [form for form in forms if form]
+
+
+def _token_at(statement: str, form: str, start: int) -> int:
+    """Where `form` next appears in `statement` from `start` as a whole token, or -1."""
+    match = re.compile(r"(?<![\w.])" + re.escape(form) + r"(?![\w.])").search(statement, start)
+    return match.start() if match else -1
+
+
+def _call_in_statement(arguments: Any, expected: Any, statement: str) -> bool:
+    """Every argument of the call appears in the statement, and its answer after the first one."""
+    arguments = arguments if isinstance(arguments, (list, tuple)) else (arguments,)
+    if not arguments:
+        return False
+    first = -1
+    for argument in arguments:
+        found = [p for p in (_token_at(statement, form, 0) for form in _renderings(argument)) if p >= 0]
+        if not found:
+            return False
+        first = min(found) if first < 0 else min(first, min(found))
+    return any(_token_at(statement, form, first) >= 0 for form in _renderings(expected))
+
+
+def case_in_statement(case: Case, kind: str, statement: str) -> bool:
+    """Whether `statement` shows `case` as a worked example: stdin/stdout, its input then its output;
+    a call, its arguments then its answer (whitespace aside, whole tokens)."""
+    if kind == "stdio":
+        text_case = isinstance(case.input, str) and isinstance(case.expected, str)
+        return text_case and _in_statement(case.input, case.expected, statement)
+    return _call_in_statement(case.input, case.expected, _flat(statement))
 
 
 def every_case_shown(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> bool:
     """Whether the prompt shows every case that judges the task: each is one of the visible cases
-    (the prompt's examples) or, for stdin/stdout, a worked example of the statement."""
+    (the prompt's examples) or a worked example of the statement."""
     shown = {(repr(c.input), repr(c.expected)) for c in (visible.cases if visible else ())}
-    flat = _flat(statement)
     for case in cases.cases:
-        if (repr(case.input), repr(case.expected)) in shown:
-            continue
-        text_case = isinstance(case.input, str) and isinstance(case.expected, str)
-        if cases.kind == "stdio" and text_case and _in_statement(case.input, case.expected, flat):
+        if (repr(case.input), repr(case.expected)) in shown or case_in_statement(case, cases.kind, statement):
             continue
         return False
     return bool(cases.cases)

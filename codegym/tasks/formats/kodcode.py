@@ -73,9 +73,9 @@ def _defined(tree: ast.Module) -> list[str]:
     return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
 
 
-# Fixtures that act on the process running the test: under codegym's split the program is another
-# process, so capsys would capture the harness's output, tmp_path would name a directory the program
-# cannot read, and monkeypatch would patch the harness's builtins (a correct program fails all three).
+# What acts on the process running the test: under codegym's split the program is another process,
+# so capturing or replacing stdout/stdin, patching builtins, or a temporary file made there (in a
+# directory only the harness can read) never reaches the program — a correct one would fail.
 PROCESS_LOCAL_FIXTURES = frozenset(
     {
         "capsys",
@@ -89,17 +89,57 @@ PROCESS_LOCAL_FIXTURES = frozenset(
         "monkeypatch",
     }
 )
+PROCESS_LOCAL_NAMES = frozenset(
+    {
+        "redirect_stdout",
+        "redirect_stderr",
+        "MonkeyPatch",
+        "tempfile",
+        "TemporaryDirectory",
+        "NamedTemporaryFile",
+    }
+)
+PROCESS_LOCAL_TARGETS = ("builtins.", "sys.stdin", "sys.stdout", "sys.stderr", "__builtin__.")
 
 
 def _process_local_fixtures(tree: ast.Module) -> list[str]:
-    """The process-local fixtures a test file asks for: as a test's (or fixture's) parameter, or by
-    name (`usefixtures`, `request.getfixturevalue`)."""
+    """What in a test file acts on the test's own process: a process-local fixture asked for (as a
+    parameter, or by name in `usefixtures`/`getfixturevalue`), a patch of builtins or of sys's
+    streams (`mock.patch("builtins.input")`, `sys.stdout = StringIO()`, `patch.object(sys, ...)`),
+    stream redirection, or temporary files."""
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.arg) and node.arg in PROCESS_LOCAL_FIXTURES:
             found.add(node.arg)
-        elif isinstance(node, ast.Constant) and node.value in PROCESS_LOCAL_FIXTURES:
-            found.add(node.value)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value in PROCESS_LOCAL_FIXTURES:
+                found.add(node.value)
+            elif node.value.startswith(PROCESS_LOCAL_TARGETS):
+                found.add(f"patches {node.value}")
+        elif isinstance(node, (ast.Name, ast.Attribute, ast.alias)):
+            name = (
+                node.id
+                if isinstance(node, ast.Name)
+                else node.attr
+                if isinstance(node, ast.Attribute)
+                else node.name
+            )
+            if name in PROCESS_LOCAL_NAMES:
+                found.add(name)
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "sys"
+                    and target.attr in ("stdin", "stdout", "stderr")
+                ):
+                    found.add(f"replaces sys.{target.attr}")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "object":
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Name) and first.id in ("builtins", "sys"):
+                found.add(f"patches {first.id}")
     return sorted(found)
 
 
@@ -131,8 +171,8 @@ def task_from_row(row: Mapping[str, Any], context: RowContext) -> Task:
     local = _process_local_fixtures(test_tree)
     if local:
         raise SkipRow(
-            f"its tests use pytest fixtures of the test's own process ({', '.join(local)}): the program "
-            "runs in another, so its output, files and patched builtins would never reach them"
+            f"its tests act on the test's own process ({', '.join(local)}): the program runs in "
+            "another, so its output, input, files and patched builtins would never reach them"
         )
     try:
         solution_tree = ast.parse(solution)

@@ -98,14 +98,49 @@ def test_bad_rows_error_or_skip_with_the_reason() -> None:
             "import pytest\n@pytest.mark.usefixtures('capfd')\ndef test_out():\n    assert out() is None\n",
             "capfd",
         ),
+        (
+            "from unittest import mock\n\ndef test_ask():\n    with mock.patch('builtins.input', return_value='3'):\n"
+            "        assert ask() == 3\n",
+            "patches builtins.input",
+        ),
+        (
+            "import sys\nfrom io import StringIO\n\ndef test_greet():\n    sys.stdout = StringIO()\n"
+            "    greet('Bob')\n    assert sys.stdout.getvalue() == 'Hi Bob\\n'\n",
+            "replaces sys.stdout",
+        ),
+        (
+            "import io\nfrom contextlib import redirect_stdout\n\ndef test_greet():\n    out = io.StringIO()\n"
+            "    with redirect_stdout(out):\n        greet('Ann')\n    assert out.getvalue() == 'Hi Ann\\n'\n",
+            "redirect_stdout",
+        ),
+        (
+            "import tempfile\n\ndef test_save():\n    with tempfile.TemporaryDirectory() as d:\n"
+            "        save(d + '/x')\n",
+            "tempfile",
+        ),
+        (
+            "import pytest\n\ndef test_ask():\n    with pytest.MonkeyPatch.context() as m:\n"
+            "        m.setattr('builtins.input', lambda: '3')\n        assert ask() == 3\n",
+            "MonkeyPatch",
+        ),
     ],
-    ids=["capsys", "tmp_path", "monkeypatch", "usefixtures"],
+    ids=[
+        "capsys",
+        "tmp_path",
+        "monkeypatch",
+        "usefixtures",
+        "mock-input",
+        "sys-stdout",
+        "redirect",
+        "tempfile",
+        "MonkeyPatch",
+    ],
 )
 def test_rows_whose_tests_use_fixtures_of_the_tests_own_process_are_skipped(test: str, named: str) -> None:
     """The program runs in another process: capsys never sees its output, tmp_path is unreadable to
     it, monkeypatch patches the harness's builtins; a correct program would fail (red team L3)."""
     row = {"question_id": "X_2_I", "question": "Q", "solution": "def f():\n    return 1\n", "test": test}
-    with pytest.raises(SkipRow, match=f"fixtures of the test's own process \\({named}\\)"):
+    with pytest.raises(SkipRow, match=f"act on the test's own process \\(.*{named}"):
         KODCODE.task_from_row(row, RowContext("kod", "rows.jsonl", line=1))
 
 

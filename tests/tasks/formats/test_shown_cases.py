@@ -31,3 +31,22 @@ def test_visible_cases_count_as_shown_for_both_kinds() -> None:
     other = CaseSuite(kind="call", cases=(Case((1, 2), 3), Case((5, 5), 10)), function="add")
     assert not every_case_shown("Add two numbers.", other, call)
     assert every_case_shown("no examples here", stdio(("1\n", "2\n")), stdio(("1\n", "2\n")))
+
+
+def test_a_number_that_merely_occurs_in_the_text_is_not_an_example() -> None:
+    text = "Print Yes if N is prime.\n\nExample 1\nInput:\n7\nOutput:\nYes\n"
+    assert not every_case_shown(text, stdio(("1\n", "Yes\n")), None)  # "Example 1", then "Yes"
+    assert every_case_shown(text, stdio(("7\n", "Yes\n")), None)
+
+
+def test_a_labelled_one_line_example_is_an_example() -> None:
+    assert every_case_shown("Examples:\n  input: 16\n  output: 7\n", stdio(("16\n", "7\n")), None)
+    assert not every_case_shown("Examples:\n  input: 16\n  output: 7\n", stdio(("16\n", "8\n")), None)
+
+
+def test_a_calls_arguments_then_its_answer_in_the_statement_is_an_example() -> None:
+    call = CaseSuite(kind="call", cases=(Case((16,), [7]), Case((942,), [6])), function="digital_root")
+    text = "## Examples\n    digital_root(16)\n=> 7\n    digital_root(942)\n=> 6\n"
+    assert every_case_shown(text, call, None)  # the answers are wrapped, as Codewars publishes them
+    hidden = CaseSuite(kind="call", cases=(*call.cases, Case((1000,), [1])), function="digital_root")
+    assert not every_case_shown(text, hidden, None)
