@@ -240,10 +240,14 @@ def test_timings_and_coverage_follow_the_harness_semantics(docker_backend: Docke
         )
     )
     assert failing.status is ExecStatus.FAILED and failing.timings_s == ()  # only a passing program is timed
-    spin = "def add(a, b):\n    total = 0\n    for i in range(3_000_000):\n        total += i\n    return a + b\n"
+    # traced, far slower than the budget plus ten times the verdict pass's test time
+    slow_traced = "import sys, time\n\n\ndef add(a, b):\n    if sys.gettrace() is not None:\n        time.sleep(1.5)\n    return a + b\n"
     cut = docker_backend.execute(
         ExecRequest(
-            files={"solution.py": spin}, tests=passing.tests, measure_coverage=True, coverage_budget_s=0.001
+            files={"solution.py": slow_traced},
+            tests=passing.tests,
+            measure_coverage=True,
+            coverage_budget_s=0.1,
         )
     )
     assert cut.status is ExecStatus.PASSED and cut.coverage == {"complete": False}  # a cut pass: no figure
