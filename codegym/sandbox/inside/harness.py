@@ -16,10 +16,11 @@ Passes, each with a fresh program process and fresh scratch files:
   CPU time is the first timing sample);
 * coverage — the measured (hidden) tests with coverage.py's tracer in the program process, cut off
   after `coverage_budget_s` plus COVERAGE_SLOWDOWN times the verdict pass's own test time of wall
-  time (a tracer slows a program a few times; scaled so, the cut depends on the program, not on how
-  loaded the machine is or how long the task's tests are) or at a test that does not pass (a cut
-  pass contributes no figure); so only for a program that passed every measured test in the
-  verdict pass;
+  time, at most COVERAGE_MAX_S (a tracer slows a program a few times; scaled so, the cut depends on
+  the program, not on how loaded the machine is; capped so, a task whose tests run for seconds gets
+  no figure rather than seconds more of tracing) or at a test that does not pass (a cut pass
+  contributes no figure); so only for a program that passed every measured test in the verdict
+  pass;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
@@ -40,7 +41,8 @@ import testprep
 
 MAX_MESSAGE_CHARS = 2000
 FLUSH_S = 0.02
-COVERAGE_SLOWDOWN = 10.0  # the coverage pass's wall time, in verdict passes, on top of its budget
+COVERAGE_SLOWDOWN = 10.0  # the coverage pass may take this many verdict passes on top of its budget,
+COVERAGE_MAX_S = 1.0  # but never more: a task whose tests run long gets no coverage figure, cheaply
 DEADLINE_MARGIN_S = 0.05
 
 
@@ -471,6 +473,7 @@ class Harness:
             self.end_pass()
             return
         budget = float(self.request.get("coverage_budget_s", 0.02)) + COVERAGE_SLOWDOWN * self.verdict_tests_s
+        budget = min(budget, max(COVERAGE_MAX_S, float(self.request.get("coverage_budget_s", 0.02))))
         complete = self._measured_pass(tests, time.monotonic() + budget)
         data = None
         if complete and not connection.closed:
