@@ -42,6 +42,7 @@ MAX_VALUE_LINES = 3
 MAX_INIT_LINES = 8  # a longer constructor header is shown in its compact (names-only) form
 MAX_INIT_CHARS = 70  # ... and so is a wider one; a compact form still wider keeps its first parameters
 MAX_HEADER_CHARS = 80  # a wider (or multi-line) class header has its bases reduced to their names
+MAX_NAME_ANNOTATION = 24  # a longer annotation of an assignment is left out at the name tier
 MAX_NAME_CHARS = 60  # a name-tier stub keeps its required parameters and what fits in this width
 MAX_FIELDS = 6  # dataclass-style fields shown for a class without a constructor
 _FIELD_DECORATORS = ("dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclass_transform")
@@ -337,7 +338,9 @@ def _elided_assignment(text: str, name: str, keep_shape: bool) -> str:
         annotation = ast.get_source_segment(text, stmt.annotation) or ""
         if "\n" in annotation or len(annotation) > MAX_VALUE_CHARS:
             annotation = ast.unparse(stmt.annotation)
-        lhs = f"{target}: {annotation}" if len(annotation) <= MAX_VALUE_CHARS else target
+        # the name tier keeps a short annotation only (`TIMEOUT: float = ...`, not a `t.Literal[...]`)
+        width = MAX_VALUE_CHARS if keep_shape else MAX_NAME_ANNOTATION
+        lhs = f"{target}: {annotation}" if len(annotation) <= width else target
         value = stmt.value
         if value is None and lhs != target:
             return lhs  # a bare annotation (`name: int`) is already short

@@ -343,3 +343,11 @@ def test_a_class_name_is_shown_with_its_bases_reduced_to_names() -> None:
     for item in (url, param, options):
         for tier in ("name", "signature", "doc"):
             assert ast.parse(render_item(graph, item, tier))
+
+
+def test_the_name_tier_keeps_only_a_short_annotation() -> None:
+    source = "import typing as t\n\nUNSET: t.Literal[Sentinel.UNSET] = Sentinel.UNSET\nTIMEOUT: float = 5.0\n"
+    graph = ContextEngine().graph(RepoFiles({"consts.py": source.encode()}, "pkg"))
+    assert render_item(graph, sym(graph, "consts.py", "UNSET"), "name") == "UNSET = ..."
+    assert render_item(graph, sym(graph, "consts.py", "TIMEOUT"), "name") == "TIMEOUT: float = ..."
+    assert render_item(graph, sym(graph, "consts.py", "UNSET"), "signature").startswith("UNSET: t.Literal[")
