@@ -17,6 +17,7 @@ read: the body being written is never seen.
 
 from __future__ import annotations
 
+import heapq
 import keyword
 import math
 import re
@@ -125,6 +126,7 @@ class RankWeights:
     attribute_factor: float = 0.6  # class-level attributes are rarely what a body needs by name
     file_ref: float = 2.4  # referenced elsewhere in the file, decaying with distance from the hole
     sibling_ref: float = 1.0  # referenced by other methods of the hole's class
+    twin: float = 2.0  # ... by a function of the file named like the hole (`export_html` for `export_svg`)
     base_class: float = 1.5
     base_member: float = 0.6  # member of a base class, scaled by name similarity
     override: float = 4.0  # the method the hole overrides
@@ -140,6 +142,9 @@ class RankWeights:
     member_base: float = 0.15
     member_name: float = 1.5  # name match of a member of a ranked class
     member_params: float = 1.5  # ... and its parameters named like the hole's (see `_param_match`)
+    # when the signals above name fewer candidates than this (a small package, a file importing little),
+    # the repository's other module-level definitions follow them (see `_Scorer.fallback`)
+    fallback_until: int = 400
     namesake: float = 2.0  # named as the hole is, word for word (`Rule` for `Console.rule`)
     # an instance method of a class the hole does not derive from is reached through an object, which
     # static resolution cannot see; what a body reaches as `Cls.name` is a classmethod, staticmethod,
@@ -352,6 +357,7 @@ def rank(graph: RepoGraph, hole: Hole, weights: RankWeights | None = None) -> li
     scorer.class_members()
     scorer.centrality_prior()
     scorer.privacy()
+    scorer.fallback()
     return sorted(scorer.scores.items(), key=lambda item: (-item[1], item[0].path, item[0].index))
 
 
@@ -405,14 +411,16 @@ class _Scorer:
         cannot dominate."""
         graph, path, mass = self.graph, self.hole.path, defaultdict(float)
         units: dict[Sym, set[int]] = defaultdict(set)
+        twins = _twins(graph, self.hole)
         for ref, sym in graph.resolved(path):
             if sym is None or not sym.is_definition or self.in_hole(ref.byte):
                 continue
+            unit = graph.outermost_function(path, ref.scope)
             amount = self.w.file_ref * self.decay(ref.line)
             if self.hole_class is not None and graph.enclosing_class(path, ref.scope) == self.hole_class:
                 amount += self.w.sibling_ref
-            mass[sym] += amount
-            units[sym].add(graph.outermost_function(path, ref.scope))
+            mass[sym] += amount * (1.0 + self.w.twin * twins.get(unit, 0.0))
+            units[sym].add(unit)
         n_units = max(1, len({u for found in units.values() for u in found}))
         for sym, value in mass.items():
             # a name most of the file's functions use (a type alias, the module's main class) says
@@ -577,6 +585,84 @@ class _Scorer:
                     self.scores[sym] *= self.w.private_member
             elif d.kind == "variable":
                 self.scores[sym] *= self.w.private_variable
+
+    def fallback(self) -> None:
+        """Fill the ranking up to `fallback_until` candidates when the signals run out, so a small
+        repository's budget is not left unused while the body needs a name nothing outside it
+        mentions (an import inside the blanked body: `from .connection import HTTP2Connection`).
+        After every scored candidate, by a prior: the modules the file imports from (in any function),
+        then the hole's own directory, then the rest; public before `_private`; central first."""
+        missing = self.w.fallback_until - len(self.scores)
+        if missing <= 0:
+            return
+        graph, hole = self.graph, self.hole
+        near = _imported_files(graph, hole.path)
+        folder = hole.path.rpartition("/")[0]
+        pool: list[tuple[float, Sym]] = []
+        for sym in self.names.tokens:
+            if sym in self.scores or sym.path == hole.path or sym in self.names.members:
+                continue
+            d = graph.definition(sym)
+            if d is None:
+                continue
+            prior = 1.0 if sym.path in near else 0.5 if sym.path.rpartition("/")[0] == folder else 0.0
+            prior += 0.1 + self.centrality(sym) + self.lexical.get(sym, 0.0)
+            if d.name.startswith("_"):
+                prior *= self.w.private_member
+            pool.append((prior, sym))
+        if not pool:
+            return
+        floor = min(self.scores.values(), default=1.0)
+        chosen = heapq.nlargest(missing, pool, key=lambda item: (item[0], -item[1].index))
+        top = max(chosen[0][0], 1e-9)
+        for prior, sym in chosen:
+            # below every scored candidate, in the prior's order
+            self.scores[sym] = 0.5 * floor * (0.1 + 0.9 * max(0.0, prior) / top)
+
+
+def _twins(graph: RepoGraph, hole: Hole) -> dict[int, float]:
+    """The file's other functions and methods (its ranking units) by how much their name shares with the
+    hole's: `export_html` / `export_text` for `export_svg`. A word is weighted by its IDF over the file's
+    units, so a prefix every unit has (`parse_` in a parser, `visit_` in a visitor) says nothing;
+    0..1 (the shared words' weight over the two names' words)."""
+    if hole.function == MODULE_SCOPE:
+        return {}
+    defs = graph.parsed[hole.path].definitions
+    words: dict[int, set[str]] = {}
+    for i, d in enumerate(defs):
+        if d.kind in ("function", "method") and graph.outermost_function(hole.path, i) == i:
+            words[i] = set(subwords(d.name))
+    mine = words.get(hole.function) or set(subwords(defs[hole.function].name))
+    if not mine or len(words) < 2:
+        return {}
+    df: Counter[str] = Counter(w for found in words.values() for w in found)
+    idf = {w: math.log(len(words) / n) for w, n in df.items()}
+    out = {}
+    for unit, found in words.items():
+        shared = found & mine
+        if unit == hole.function or not shared:
+            continue
+        union = sum(idf.get(w, 0.0) for w in found | mine)
+        if union > 0:
+            out[unit] = sum(idf[w] for w in shared) / union
+    return out
+
+
+def _imported_files(graph: RepoGraph, path: str) -> set[str]:
+    """Files `path` imports from, at any scope (a function's own imports too): the module of `from m
+    import X` and of `import m`, and the file defining X."""
+    found = set()
+    for binding in graph.parsed[path].imports:
+        if binding.star:
+            continue
+        target = graph.import_target(path, binding)
+        if target is not None:
+            found.add(target.path)
+        module = graph.resolve_module(graph.absolute_module(path, binding), path)
+        if module is not None:
+            found.add(module)
+    found.discard(path)
+    return found
 
 
 def _query_tokens(graph: RepoGraph, hole: Hole) -> dict[str, float]:

@@ -41,6 +41,8 @@ MAX_VALUE_CHARS = 160  # an assignment longer than this (or than MAX_VALUE_LINES
 MAX_VALUE_LINES = 3
 MAX_INIT_LINES = 8  # a longer constructor header is shown in its compact (names-only) form
 MAX_INIT_CHARS = 70  # ... and so is a wider one; a compact form still wider keeps its first parameters
+MAX_HEADER_CHARS = 80  # a wider (or multi-line) class header has its bases reduced to their names
+MAX_NAME_ANNOTATION = 24  # a longer annotation of an assignment is left out at the name tier
 MAX_NAME_CHARS = 60  # a name-tier stub keeps its required parameters and what fits in this width
 MAX_FIELDS = 6  # dataclass-style fields shown for a class without a constructor
 _FIELD_DECORATORS = ("dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclass_transform")
@@ -153,6 +155,61 @@ def header_text(graph: RepoGraph, sym: Sym) -> str:
     if d.kind in ("function", "method", "class"):
         return _dedent(_src(graph, sym.path, d.start_byte, d.header_end).rstrip(), d.column)
     return assignment_text(graph, sym, "signature")
+
+
+def class_header(graph: RepoGraph, cls: Sym, tier: str) -> str:
+    """A class's header line(s) as rendered at `tier` (no body, so not valid alone).
+
+    At the name tier (also a class shown only as the container of chosen members) the decorators go
+    and each base is reduced to its name: `class Url(typing.NamedTuple(...)):`,
+    `class IntRange(_NumberRangeBase, IntParamType):` (a base's type arguments and a computed base's
+    arguments cost more than the class's name and say less than its constructor); only `metaclass=`
+    of the keywords stays. At the other tiers the source header, unless it is wider than
+    MAX_HEADER_CHARS or spans lines: then decorators stay and the bases are reduced the same way.
+    """
+    memo = _memo(graph)
+    compact = tier == "name"
+    key = (cls, "class-header-name" if compact else "class-header")
+    found = memo.get(key)
+    if found is not None:
+        return found
+    found = header_text(graph, cls)
+    lines = found.split("\n")
+    first = next((k for k, line in enumerate(lines) if line.startswith("class ")), 0)
+    statement = lines[first:]  # after the decorators
+    if compact or len(statement) > 1 or len(statement[0]) > MAX_HEADER_CHARS:
+        found = _reduced_class_header(found, keep_decorators=not compact) or found
+    memo[key] = found
+    return found
+
+
+def _reduced_class_header(header: str, keep_decorators: bool) -> str | None:
+    """`header` with each base reduced to its name (see `class_header`), or None when it cannot be."""
+    try:
+        node = ast.parse(header + " ...").body[0]
+    except (SyntaxError, ValueError, IndexError, MemoryError, RecursionError):
+        return None
+    if not isinstance(node, ast.ClassDef):
+        return None
+    # `Generic[T]` without its parameters says nothing
+    parts = [name for name in map(_base_name, node.bases) if name.rsplit(".", 1)[-1] != "Generic"]
+    parts += [f"metaclass={_base_name(k.value)}" for k in node.keywords if k.arg == "metaclass"]
+    line = f"class {node.name}({', '.join(parts)}):" if parts else f"class {node.name}:"
+    if keep_decorators:
+        line = "\n".join([*(f"@{ast.unparse(dec)}" for dec in node.decorator_list), line])
+    return line if is_valid(line + " ...") else None
+
+
+def _base_name(expr: ast.expr) -> str:
+    """`ParamType[str]` -> `ParamType`, `typing.NamedTuple("Url", [...])` -> `typing.NamedTuple(...)`."""
+    if isinstance(expr, ast.Name | ast.Attribute):
+        return ast.unparse(expr)
+    if isinstance(expr, ast.Subscript):
+        return _base_name(expr.value)
+    if isinstance(expr, ast.Call):
+        head = _base_name(expr.func)
+        return f"{head}(...)" if head != "..." else head
+    return "..."
 
 
 def stub(graph: RepoGraph, sym: Sym) -> str:
@@ -281,7 +338,9 @@ def _elided_assignment(text: str, name: str, keep_shape: bool) -> str:
         annotation = ast.get_source_segment(text, stmt.annotation) or ""
         if "\n" in annotation or len(annotation) > MAX_VALUE_CHARS:
             annotation = ast.unparse(stmt.annotation)
-        lhs = f"{target}: {annotation}" if len(annotation) <= MAX_VALUE_CHARS else target
+        # the name tier keeps a short annotation only (`TIMEOUT: float = ...`, not a `t.Literal[...]`)
+        width = MAX_VALUE_CHARS if keep_shape else MAX_NAME_ANNOTATION
+        lhs = f"{target}: {annotation}" if len(annotation) <= width else target
         value = stmt.value
         if value is None and lhs != target:
             return lhs  # a bare annotation (`name: int`) is already short
@@ -370,7 +429,7 @@ def class_body(graph: RepoGraph, cls: Sym, tier: str, skip: frozenset[Sym] = fro
 
 def render_class(graph: RepoGraph, cls: Sym, tier: str, members: Sequence[str] = (), skip=frozenset()) -> str:
     """A class header with its tier's body lines and already-rendered member texts, valid Python."""
-    header = header_text(graph, cls)
+    header = class_header(graph, cls, tier)
     body = [*class_body(graph, cls, tier, skip), *members]
     if not is_valid(header + " ..."):
         header = _fallback_stub(_def(graph, cls))[: -len(" ...")]
@@ -495,7 +554,7 @@ class _Selection:
     def overhead(self, sym: Sym) -> tuple[int, list[Sym]]:
         cost = 0 if sym.path in self.files_open else self.count(file_label(sym.path)) + 2
         new = [c for c in _containers(self.graph, sym) if c not in self.containers_open]
-        cost += sum(self.count(header_text(self.graph, c)) + 1 for c in new)
+        cost += sum(self.count(class_header(self.graph, c, "name")) + 1 for c in new)
         return cost, new
 
     def add(self, sym: Sym, score: float, tier: str) -> bool:
@@ -503,7 +562,7 @@ class _Selection:
         text = render_item(self.graph, sym, tier)
         cost = self.count(text) + 1
         if _def(self.graph, sym).kind == "class" and sym in self.containers_open:
-            cost -= self.count(header_text(self.graph, sym))  # its header is already paid for
+            cost -= self.count(class_header(self.graph, sym, "name"))  # its header is already paid for
         if cost + overhead > self.left:
             return False
         self.items[sym] = _Item(sym, score, tier, text, cost)

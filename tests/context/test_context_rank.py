@@ -223,7 +223,10 @@ def test_name_match_is_not_squashed_by_the_hole_matching_its_own_name() -> None:
     assert scores.get("debug.py::rewrite_frames", 0.0) > 0.0
     # `def` in the header is syntax, not a word to match
     defs = "def macro_def(): ...\n"
-    scores = ranked({"debug.py": debug, "defs.py": defs, "env.py": env}, "env.py", hole_line(env))
+    no_fallback = RankWeights(fallback_until=0)  # else every definition of so small a repo is ranked
+    scores = ranked(
+        {"debug.py": debug, "defs.py": defs, "env.py": env}, "env.py", hole_line(env), no_fallback
+    )
     assert "defs.py::macro_def" not in scores
 
 
@@ -337,3 +340,77 @@ def test_a_name_matching_several_query_words_beats_a_one_word_match() -> None:
     files = {"debug.py": debug, "loaders.py": loaders, "env.py": env}
     scores = ranked(files, "env.py", hole_line(env))
     assert scores["debug.py::rewrite_traceback_stack"] > scores["loaders.py::get_source"]
+
+
+def test_references_of_a_function_named_like_the_hole_count_more() -> None:
+    # `export_svg` is written like `export_html` (same file, same prefix): what the twin uses is what
+    # the hole will use, more than what an equally distant unrelated function uses; a word every
+    # function of the file has (`parse_` in a parser) makes no twins
+    helpers = "def filter_control(x): ...\n\n\ndef measure_width(x): ...\n"
+    console = '''from .helpers import filter_control, measure_width
+
+
+def export_html(buffer):
+    return filter_control(buffer)
+
+
+def size_of(buffer):
+    return measure_width(buffer)
+
+
+def export_svg(buffer):
+    """Render the buffer."""
+'''
+    scores = ranked({"helpers.py": helpers, "console.py": console}, "console.py", hole_line(console))
+    # `size_of` is nearer the hole, so without the twin signal its reference would weigh more
+    assert scores["helpers.py::filter_control"] > scores["helpers.py::measure_width"]
+    plain = ranked(
+        {"helpers.py": helpers, "console.py": console},
+        "console.py",
+        hole_line(console),
+        RankWeights(twin=0.0),
+    )
+    assert plain["helpers.py::filter_control"] < plain["helpers.py::measure_width"]
+    every = console.replace("size_of", "export_size")  # `export` is now in every function's name
+    scores = ranked({"helpers.py": helpers, "console.py": every}, "console.py", hole_line(every))
+    assert scores["helpers.py::filter_control"] < scores["helpers.py::measure_width"]
+
+
+def test_a_small_repository_fills_the_ranking_after_the_signals() -> None:
+    # nothing outside the blanked body names `HTTP2Connection` (it imported it itself): once the
+    # signals run out, the rest of the repository follows (modules the file imports from first, then
+    # its own directory), after every scored candidate, so the budget is not left unused
+    files = {
+        "pkg/util.py": "def helper(): ...\n\n\ndef other_util(): ...\n",
+        "pkg/http2/connection.py": "class HTTP2Connection: ...\n",
+        "pkg/far.py": "def unrelated(): ...\n\n\ndef _private(): ...\n",
+        "pkg/http2/__init__.py": '''def extract():
+    from ..util import helper
+
+    return helper()
+
+
+def inject():
+    """Install it."""
+''',
+    }
+    hole = files["pkg/http2/__init__.py"]
+    scores = ranked(files, "pkg/http2/__init__.py", hole_line(hole))
+    scored = scores["pkg/util.py::helper"]  # used by the other function: a real signal
+    fallback = {k: v for k, v in scores.items() if k != "pkg/util.py::helper"}
+    assert set(fallback) >= {
+        "pkg/util.py::other_util",
+        "pkg/http2/connection.py::HTTP2Connection",
+        "pkg/far.py::unrelated",
+        "pkg/far.py::_private",
+    }
+    assert max(fallback.values()) < scored
+    assert fallback["pkg/util.py::other_util"] > fallback["pkg/far.py::unrelated"]
+    assert fallback["pkg/http2/connection.py::HTTP2Connection"] > fallback["pkg/far.py::unrelated"]
+    assert fallback["pkg/far.py::unrelated"] > fallback["pkg/far.py::_private"]
+    none = ranked(files, "pkg/http2/__init__.py", hole_line(hole), RankWeights(fallback_until=0))
+    assert set(none) == {"pkg/util.py::helper"}
+    # and the engine renders them when the budget has room
+    repo = RepoFiles({p: t.encode() for p, t in files.items()}, "pkg")
+    ctx = ContextEngine().query(repo, "pkg/http2/__init__.py", hole_line(hole), 512)
+    assert "HTTP2Connection" in {s.name for s in ctx.symbols}

@@ -294,3 +294,60 @@ def test_incremental_update_equals_a_full_rebuild(root: Path) -> None:
     before = engine.stats["full_builds"]
     assert engine.query(files, path, 1, 512).text == ContextEngine().query(files, path, 1, 512).text
     assert engine.stats["full_builds"] == before + 1
+
+
+def test_a_class_name_is_shown_with_its_bases_reduced_to_names() -> None:
+    # a computed or subscripted base costs more than the class's name and says less (urllib3's `Url`,
+    # a `typing.NamedTuple("Url", [...7 fields...])` base, cost ~100 tokens at the name tier and
+    # was left out at rank 6): the name tier keeps each base's name, no decorators, no `Generic[...]`
+    source = textwrap.dedent(
+        '''
+        import typing
+
+
+        class Url(
+            typing.NamedTuple(
+                "Url",
+                [
+                    ("scheme", typing.Optional[str]),
+                    ("host", typing.Optional[str]),
+                ],
+            )
+        ):
+            """A URL."""
+
+
+        @decorate()
+        class Param(typing.Generic[A, B], Base[str], metaclass=Meta):
+            """A parameter."""
+
+
+        class Options(typing.TypedDict, total=False):
+            name: str
+        '''
+    ).lstrip("\n")
+    repo = RepoFiles({"url.py": source.encode()}, "pkg")
+    graph = ContextEngine().graph(repo)
+    url, param, options = (sym(graph, "url.py", name) for name in ("Url", "Param", "Options"))
+    assert render_item(graph, url, "name") == "class Url(typing.NamedTuple(...)): ..."
+    assert render_item(graph, param, "name") == "class Param(Base, metaclass=Meta): ..."
+    assert render_item(graph, options, "name") == "class Options(typing.TypedDict): ..."
+    # the other tiers keep a short header as written (decorators too) and reduce only a long one
+    assert render_item(graph, options, "signature").startswith(
+        "class Options(typing.TypedDict, total=False):"
+    )
+    assert render_item(graph, url, "signature").startswith("class Url(typing.NamedTuple(...)):")
+    assert render_item(graph, param, "signature").startswith(
+        "@decorate()\nclass Param(typing.Generic[A, B], Base[str], metaclass=Meta):"
+    )
+    for item in (url, param, options):
+        for tier in ("name", "signature", "doc"):
+            assert ast.parse(render_item(graph, item, tier))
+
+
+def test_the_name_tier_keeps_only_a_short_annotation() -> None:
+    source = "import typing as t\n\nUNSET: t.Literal[Sentinel.UNSET] = Sentinel.UNSET\nTIMEOUT: float = 5.0\n"
+    graph = ContextEngine().graph(RepoFiles({"consts.py": source.encode()}, "pkg"))
+    assert render_item(graph, sym(graph, "consts.py", "UNSET"), "name") == "UNSET = ..."
+    assert render_item(graph, sym(graph, "consts.py", "TIMEOUT"), "name") == "TIMEOUT: float = ..."
+    assert render_item(graph, sym(graph, "consts.py", "UNSET"), "signature").startswith("UNSET: t.Literal[")
