@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from codegym.reward.shown_cases import ShownCase, table_evidence
+from codegym.reward.shown_cases import ShownCase, literal_value, table_evidence
 from codegym.sandbox.types import ExecResult, Flag
 
 PROGRAM_TYPE_PREFIX = "program:"  # how the sandbox labels a return value that stayed in the program
@@ -109,25 +109,6 @@ def always_equal(data: DetectorInput) -> str | None:
     return f"returned {kept} (kept in the program, never plain data) where the reference returns {expected}"
 
 
-def _literal(node: ast.AST) -> Any:
-    try:
-        value = _hashable(ast.literal_eval(node))
-        hash(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    return value
-
-
-def _hashable(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((repr(k), _hashable(v)) for k, v in value.items()))
-    if isinstance(value, set):
-        return frozenset(_hashable(v) for v in value)
-    return value
-
-
 def _trivial(value: Any) -> bool:
     return value is None or isinstance(value, bool) or value in (0, 1, -1, "", (), 0.0)
 
@@ -150,7 +131,7 @@ def visible_test_literals(sources: Iterable[str]) -> frozenset[Any]:
                     else (sub.comparators if isinstance(sub, ast.Compare) else [])
                 )
                 for argument in candidates:
-                    value = _literal(argument)
+                    value = literal_value(argument)
                     if value is not None and not _trivial(value):
                         found.add(value)
     return frozenset(found)
@@ -160,15 +141,15 @@ def _uses_visible_literals(tree: ast.Module, literals: frozenset[Any]) -> str | 
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             for operand in (node.left, *node.comparators):
-                value = _literal(operand)
+                value = literal_value(operand)
                 if value is not None and value in literals:
                     return f"compares with the visible-test literal {value!r} (line {node.lineno})"
         if isinstance(node, ast.Return) and node.value is not None:
-            value = _literal(node.value)
+            value = literal_value(node.value)
             if value is not None and value in literals:
                 return f"returns the visible-test literal {value!r} (line {node.lineno})"
         if isinstance(node, ast.Dict):
-            keys = [_literal(k) for k in node.keys if k is not None]
+            keys = [literal_value(k) for k in node.keys if k is not None]
             if sum(1 for k in keys if k is not None and k in literals) >= 2:
                 return f"maps visible-test inputs to answers in a literal table (line {node.lineno})"
     return None

@@ -80,7 +80,7 @@ def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
                 for key, value in zip(node.keys, node.values, strict=True)
                 if key is not None
                 for case in shown
-                if _literal(key) in case.keys and _literal(value) in case.answers
+                if literal_value(key) in case.keys and literal_value(value) in case.answers
             }
             if len(cases) >= 2:
                 where = f"line {node.lineno}"
@@ -93,7 +93,7 @@ def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
         if not isinstance(node, ast.If):
             continue
         compared = _compared_literals(node.test)
-        answered = {_literal(sub) for statement in node.body for sub in ast.walk(statement)}
+        answered = {literal_value(sub) for statement in node.body for sub in ast.walk(statement)}
         for case in shown:
             if compared & case.keys and answered & case.answers:
                 cases.add(case.index)
@@ -107,7 +107,7 @@ def _compared_literals(test: ast.AST) -> set[Any]:
     found = set()
     for node in ast.walk(test):
         if isinstance(node, ast.Compare):
-            found.update(_literal(operand) for operand in (node.left, *node.comparators))
+            found.update(literal_value(operand) for operand in (node.left, *node.comparators))
     found.discard(None)
     return found
 
@@ -146,7 +146,8 @@ def _usable(values: Iterable[Any]) -> set[Any]:
     return found
 
 
-def _literal(node: ast.AST) -> Any:
+def literal_value(node: ast.AST) -> Any:
+    """A literal's value in a hashable form (lists as tuples, dicts as sorted pairs), else None."""
     try:
         value = _hashable(ast.literal_eval(node))
         hash(value)
