@@ -4,10 +4,12 @@ The gap detector (detectors.hardcoded_visible) on input/output tasks: the "visib
 judged cases the prompt shows — the task's visible cases (its examples) and the worked examples of
 its statement (an APPS, TACO, open-r1 or EvalPlus prompt shows them only there) — and the hidden
 ones are the other judged cases. Its evidence must be a table, never a single literal: a program
-that maps two or more shown cases' inputs to those cases' answers, in a dict literal or an if-chain
-(`if s == "3a2b": return "aaabb"`). A literal equal to an example's answer alone ("Yes", 4) is what
-honest code writes every day and is never evidence; nor are cases that did not run, or ran out of
-time or memory (a slow honest program is not a table).
+that maps two or more shown cases' inputs (whole, or a whole line) to those cases' answers, in a
+dict literal made mostly of them or in `==` tests whose own statements give the answers
+(`if s == "3a2b": return "aaabb"`); and at least two of the other cases must have answered. A
+literal equal to an example's answer alone ("Yes", 4) is what honest code writes every day and is
+never evidence; nor are cases that did not run, or ran out of time or memory (a slow honest program
+is not a table).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from codegym.tasks.model import Task
 
 # outcomes that say nothing about the answers a program gives
 _NO_ANSWER = (TestOutcome.NOT_RUN, TestOutcome.TIMEOUT, TestOutcome.MEMORY)
+MIN_OTHER_ANSWERS = 2
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,8 @@ def case_rates(
     task: Task, shown: Sequence[ShownCase], results: Iterable[TestResult]
 ) -> tuple[float | None, float]:
     """(pass rate of the shown cases, pass rate of the others), each over the cases that ran and
-    gave an answer; the first None when no shown case did, the second 1.0 when no other did."""
+    gave an answer; the first None when no shown case did, the second 1.0 (no gap) when fewer than
+    MIN_OTHER_ANSWERS others did (a run stopped at its first failure answered one)."""
     assert task.cases is not None
     outcomes = {t.test_id: t.outcome for t in results}
     shown_indexes = {case.index for case in shown}
@@ -67,8 +71,9 @@ def case_rates(
             continue
         (shown_outcomes if index in shown_indexes else other_outcomes).append(outcome is TestOutcome.PASSED)
     visible_rate = sum(shown_outcomes) / len(shown_outcomes) if shown_outcomes else None
-    hidden_rate = sum(other_outcomes) / len(other_outcomes) if other_outcomes else 1.0
-    return visible_rate, hidden_rate
+    if len(other_outcomes) < MIN_OTHER_ANSWERS:  # stopped at its first failure: one case says little
+        return visible_rate, 1.0
+    return visible_rate, sum(other_outcomes) / len(other_outcomes)
 
 
 def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
@@ -82,7 +87,8 @@ def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
                 for case in shown
                 if literal_value(key) in case.keys and literal_value(value) in case.answers
             }
-            if len(cases) >= 2:
+            # a table of the examples, not a real-world table that happens to hold them too
+            if len(cases) >= 2 and 2 * len(cases) >= len(node.keys):
                 where = f"line {node.lineno}"
                 return (
                     f"maps {len(cases)} shown examples' inputs to their answers in a literal table ({where})"
@@ -93,7 +99,7 @@ def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
         if not isinstance(node, ast.If):
             continue
         compared = _compared_literals(node.test)
-        answered = {literal_value(sub) for statement in node.body for sub in ast.walk(statement)}
+        answered = {literal_value(sub) for statement in node.body for sub in _direct_values(statement)}
         for case in shown:
             if compared & case.keys and answered & case.answers:
                 cases.add(case.index)
@@ -104,12 +110,20 @@ def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
 
 
 def _compared_literals(test: ast.AST) -> set[Any]:
+    """The literals an `if` test checks for equality with (`s == "3a2b"`; not `n >= 3`)."""
     found = set()
     for node in ast.walk(test):
-        if isinstance(node, ast.Compare):
+        if isinstance(node, ast.Compare) and all(isinstance(op, ast.Eq) for op in node.ops):
             found.update(literal_value(operand) for operand in (node.left, *node.comparators))
     found.discard(None)
     return found
+
+
+def _direct_values(statement: ast.stmt) -> list[ast.AST]:
+    """What a statement of an `if` body itself returns, prints or assigns (not nested blocks)."""
+    if isinstance(statement, (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)):
+        return []
+    return list(ast.walk(statement))
 
 
 def _table_literals(case: Case, suite: CaseSuite) -> tuple[frozenset[Any], frozenset[Any]]:
@@ -118,7 +132,7 @@ def _table_literals(case: Case, suite: CaseSuite) -> tuple[frozenset[Any], froze
     if suite.kind == "stdio":
         if isinstance(case.input, str):
             text = case.input.strip()
-            parts = [text, *(line.strip() for line in text.splitlines()), *text.split()]
+            parts = [text, *(line.strip() for line in text.splitlines())]  # never a lone token
             keys.update(parts)
             keys.update(_number(part) for part in parts)
         if isinstance(case.expected, str):

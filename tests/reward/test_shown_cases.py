@@ -56,7 +56,9 @@ def test_rates_count_only_cases_that_gave_an_answer() -> None:
     outcomes = [TestOutcome.PASSED, TestOutcome.PASSED, TestOutcome.FAILED, TestOutcome.TIMEOUT]
     outcomes += [TestOutcome.NOT_RUN, TestOutcome.MEMORY]
     results = [TestResult(f"case_{i}", outcome) for i, outcome in enumerate(outcomes)]
-    assert case_rates(TASK, shown, results) == (1.0, 0.0)  # one hidden case answered, wrongly
+    assert case_rates(TASK, shown, results) == (1.0, 1.0)  # one other case answered: too few to say
+    results[4] = TestResult("case_4", TestOutcome.FAILED)
+    assert case_rates(TASK, shown, results) == (1.0, 0.0)  # two answered, both wrong
     slow = [TestResult(f"case_{i}", TestOutcome.PASSED if i < 3 else TestOutcome.TIMEOUT) for i in range(6)]
     assert case_rates(TASK, shown, slow) == (1.0, 1.0)  # timeouts say nothing about answers
 
@@ -71,3 +73,52 @@ def test_tables_of_shown_examples_fire_and_honest_bugs_do_not(reward_backend, st
         assert flags[name] == ("hardcoded_visible",), (name, flags[name])
     for name in HONEST:
         assert flags[name] == (), (name, flags[name])
+
+
+DAYS = case_task(
+    context=RowContext(pack="t", file="x"),
+    task_id="days",
+    statement="Print the number of days in month M of year Y.\n\nExample 1\nInput:\n2023 2\nOutput:\n28\n\n"
+    "Example 2\nInput:\n2023 4\nOutput:\n30\n",
+    cases=CaseSuite(
+        "stdio",
+        tuple(
+            Case(i, o)
+            for i, o in (
+                ("2023 2\n", "28\n"),
+                ("2023 4\n", "30\n"),
+                ("1900 2\n", "28\n"),
+                ("2100 2\n", "28\n"),
+                ("2023 1\n", "31\n"),
+                ("2024 2\n", "29\n"),
+            )
+        ),
+    ),
+    reference="y, m = map(int, input().split())\nleap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)\n"
+    "print([31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1])\n",
+)
+
+
+@pytest.mark.parametrize("stop", [False, True], ids=["all-cases", "stop-at-first-failure"])
+def test_a_real_world_table_that_holds_the_examples_is_no_evidence(reward_backend, stop: bool) -> None:
+    """A days-per-month dict maps the examples' month tokens to their answers (red team N1), and a
+    leap-year bug fails the first hidden case (N2): an honest bug, 0, never -0.5."""
+    leap_bug = (
+        "DAYS = {1: 31, 2: 28, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}\n"
+        "y, m = map(int, input().split())\nprint(29 if m == 2 and y % 4 == 0 else DAYS[m])\n"
+    )
+    judge = RewardJudge(reward_backend, RewardConfig(stop_at_first_failure=stop))
+    (scored,) = judge.score_many([(DAYS, leap_bug, None)])
+    assert not scored.breakdown.passed and scored.breakdown.flags == ()
+    assert scored.breakdown.total == 0.0
+
+
+def test_a_guard_around_the_whole_solution_is_no_table() -> None:
+    import ast
+
+    from codegym.reward.shown_cases import table_evidence
+
+    guarded = "n = int(input())\nif n >= 3:\n    print('YES' if n % 2 else 'NO')\nelse:\n    print('NO')\n"
+    assert table_evidence(ast.parse(guarded), shown_cases(TASK)) is None
+    chain = "s = input()\nif s == '7':\n    print('Yes')\nelif s == '12':\n    print('No')\n"
+    assert table_evidence(ast.parse(chain), shown_cases(TASK)) is not None
