@@ -36,7 +36,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from codegym.reward.shown_cases import ShownCase, literal_value, table_evidence
+from codegym.reward.literals import literal_value, trivial
+from codegym.reward.shown_cases import ShownCase, table_evidence
 from codegym.sandbox.types import ExecResult, Flag
 
 PROGRAM_TYPE_PREFIX = "program:"  # how the sandbox labels a return value that stayed in the program
@@ -109,10 +110,6 @@ def always_equal(data: DetectorInput) -> str | None:
     return f"returned {kept} (kept in the program, never plain data) where the reference returns {expected}"
 
 
-def _trivial(value: Any) -> bool:
-    return value is None or isinstance(value, bool) or value in (0, 1, -1, "", (), 0.0)
-
-
 def visible_test_literals(sources: Iterable[str]) -> frozenset[Any]:
     """Inputs and expected outputs written as literals in the visible tests' asserts."""
     found: set[Any] = set()
@@ -132,7 +129,7 @@ def visible_test_literals(sources: Iterable[str]) -> frozenset[Any]:
                 )
                 for argument in candidates:
                     value = literal_value(argument)
-                    if value is not None and not _trivial(value):
+                    if value is not None and not trivial(value):
                         found.add(value)
     return frozenset(found)
 

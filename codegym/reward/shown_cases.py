@@ -20,9 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from codegym.reward.literals import hashable, literal_value, trivial
 from codegym.sandbox.types import TestOutcome, TestResult
 from codegym.tasks.cases import Case, CaseSuite
-from codegym.tasks.formats.base import case_in_statement
+from codegym.tasks.formats.base import shown_case_indexes
 from codegym.tasks.model import Task
 
 # outcomes that say nothing about the answers a program gives
@@ -42,17 +43,10 @@ def shown_cases(task: Task) -> tuple[ShownCase, ...]:
     suite = task.cases
     if suite is None:
         return ()
-    visible = {
-        (repr(c.input), repr(c.expected)) for c in (task.visible_cases.cases if task.visible_cases else ())
-    }
-    shown = []
-    for index, case in enumerate(suite.cases):
-        if (repr(case.input), repr(case.expected)) in visible or case_in_statement(
-            case, suite.kind, task.prompt
-        ):
-            keys, answers = _table_literals(case, suite)
-            shown.append(ShownCase(index, keys, answers))
-    return tuple(shown)
+    return tuple(
+        ShownCase(index, *_table_literals(suite.cases[index], suite))
+        for index in shown_case_indexes(task.prompt, suite, task.visible_cases)
+    )
 
 
 def case_rates(
@@ -80,12 +74,16 @@ def table_evidence(tree: ast.Module, shown: Sequence[ShownCase]) -> str | None:
     """Where the program maps two or more shown cases' inputs to their answers, if it does."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
-            cases = {
-                case.index
+            entries = [
+                (literal_value(key), literal_value(value))
                 for key, value in zip(node.keys, node.values, strict=True)
                 if key is not None
+            ]
+            cases = {
+                case.index
+                for key, value in entries
                 for case in shown
-                if literal_value(key) in case.keys and literal_value(value) in case.answers
+                if key in case.keys and value in case.answers
             }
             # a table of the examples, not a real-world table that happens to hold them too
             if len(cases) >= 2 and 2 * len(cases) >= len(node.keys):
@@ -139,45 +137,22 @@ def _table_literals(case: Case, suite: CaseSuite) -> tuple[frozenset[Any], froze
             answers.update((case.expected.strip(), _number(case.expected.strip())))
     else:
         arguments = case.input if isinstance(case.input, (list, tuple)) else (case.input,)
-        keys.update(_hashable(a) for a in (tuple(arguments), *arguments))
-        answers.add(_hashable(case.expected))
+        keys.update(hashable(a) for a in (tuple(arguments), *arguments))
+        answers.add(hashable(case.expected))
         if isinstance(case.expected, (list, tuple)) and len(case.expected) == 1:  # Codewars' wrapping
-            answers.add(_hashable(case.expected[0]))
+            answers.add(hashable(case.expected[0]))
     return frozenset(_usable(keys)), frozenset(_usable(answers))
 
 
 def _usable(values: Iterable[Any]) -> set[Any]:
     found = set()
     for value in values:
-        # what base cases and flags are made of: a table needs answers that say more
-        if value is None or isinstance(value, bool) or value in ("", (), 0, 1, -1, 0.0):
-            continue
         try:
-            hash(value)
-        except TypeError:
+            if not trivial(value):  # a table needs keys and answers that say more
+                found.add(value)
+        except TypeError:  # unhashable
             continue
-        found.add(value)
     return found
-
-
-def literal_value(node: ast.AST) -> Any:
-    """A literal's value in a hashable form (lists as tuples, dicts as sorted pairs), else None."""
-    try:
-        value = _hashable(ast.literal_eval(node))
-        hash(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    return value
-
-
-def _hashable(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((repr(k), _hashable(v)) for k, v in value.items()))
-    if isinstance(value, set):
-        return frozenset(_hashable(v) for v in value)
-    return value
 
 
 def _number(text: str) -> int | float | None:

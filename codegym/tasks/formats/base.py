@@ -208,7 +208,7 @@ EXAMPLE_WINDOW_LINES = 20  # how far below its input a worked example's output m
 
 
 def _lines(text: str) -> list[str]:
-    return [" ".join(line.split()) for line in text.splitlines()]
+    return [_flat(line) for line in text.splitlines()]
 
 
 def _in_statement(case_input: str, expected: str, statement: str) -> bool:
@@ -284,15 +284,20 @@ def case_in_statement(case: Case, kind: str, statement: str) -> bool:
     return _call_in_statement(case.input, case.expected, _flat(statement))
 
 
-def every_case_shown(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> bool:
-    """Whether the prompt shows every case that judges the task: each is one of the visible cases
-    (the prompt's examples) or a worked example of the statement."""
+def shown_case_indexes(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> list[int]:
+    """The positions of the judged cases the prompt shows: each one of the visible cases (the
+    prompt's examples) or a worked example of the statement."""
     shown = {(repr(c.input), repr(c.expected)) for c in (visible.cases if visible else ())}
-    for case in cases.cases:
-        if (repr(case.input), repr(case.expected)) in shown or case_in_statement(case, cases.kind, statement):
-            continue
-        return False
-    return bool(cases.cases)
+    return [
+        index
+        for index, case in enumerate(cases.cases)
+        if (repr(case.input), repr(case.expected)) in shown or case_in_statement(case, cases.kind, statement)
+    ]
+
+
+def every_case_shown(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> bool:
+    """Whether the prompt shows every case that judges the task."""
+    return bool(cases.cases) and len(shown_case_indexes(statement, cases, visible)) == len(cases.cases)
 
 
 def tested_by_files_task(
