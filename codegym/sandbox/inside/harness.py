@@ -211,6 +211,7 @@ class Harness:
         main_files = self.test_files - self.gated_files
         started = time.monotonic()
         if self.prepared.runner == "pytest":
+            tests = None
             self._pytest_pass(main_files, report=True)
             self.verdict_tests_s = time.monotonic() - started
             if self._gated_tests_needed():
@@ -232,6 +233,7 @@ class Harness:
                     return
                 self.emit("begin", tests=[test_id for test_id, _, _ in gated], runner="fast", more=True)
                 self._run_tests(gated, report=True)
+                tests = tests + gated
         self.emit("tests_done")
         self.emit("returns", types=list(self.session.return_types))
         all_passed = self.all_passed
@@ -245,10 +247,10 @@ class Harness:
         verdict_is_sample = self.measured_files == self.files_run and bool(all_passed)
         stats = self.end_pass(timed=verdict_is_sample)
         if measure_coverage:
-            self._coverage_pass()
+            self._coverage_pass(tests)
         if measure_time:
             best = stats.get("cpu_s", 0.0) if verdict_is_sample else None
-            self._timing_passes(best or 0.0, best)
+            self._timing_passes(tests, best or 0.0, best)
 
     def _install_module(self):
         sys.modules[self.module_name] = self.module
@@ -450,8 +452,8 @@ class Harness:
         self.module._codegym_bind(connection.hello())
         return connection
 
-    def _measured_pass(self, deadline):
-        if self.prepared.runner == "pytest":
+    def _measured_pass(self, tests, deadline):
+        if tests is None:
             return self._pytest_pass(self.measured_files, report=False, deadline=deadline)
         self.session.connection.deadline = deadline  # the test modules' own top-level calls too
         tests = self._load_fast(self.measured_files, report=False)
@@ -459,7 +461,7 @@ class Harness:
             return False
         return self._run_tests(tests, report=False, files=self.measured_files, deadline=deadline)
 
-    def _coverage_pass(self):
+    def _coverage_pass(self, tests):
         import coverage_probe
 
         try:
@@ -470,9 +472,9 @@ class Harness:
         except BaseException:
             self.end_pass()
             return
-        floor = float(self.request.get("coverage_budget_s", 0.02))
-        budget = min(floor + COVERAGE_SLOWDOWN * self.verdict_tests_s, max(COVERAGE_MAX_S, floor))
-        complete = self._measured_pass(time.monotonic() + budget)
+        budget = float(self.request.get("coverage_budget_s", 0.02)) + COVERAGE_SLOWDOWN * self.verdict_tests_s
+        budget = min(budget, max(COVERAGE_MAX_S, float(self.request.get("coverage_budget_s", 0.02))))
+        complete = self._measured_pass(tests, time.monotonic() + budget)
         data = None
         if complete and not connection.closed:
             connection.deadline = None
@@ -490,7 +492,7 @@ class Harness:
         else:
             self.emit("coverage", complete=False)
 
-    def _timing_passes(self, spent, best):
+    def _timing_passes(self, tests, spent, best):
         budget = float(self.request.get("timing_budget_s", 0.1))
         repeats = int(self.request.get("timing_repeats", 0))
         enough = self.request.get("timing_enough_s")
@@ -505,7 +507,7 @@ class Harness:
                 self.end_pass()
                 return
             deadline = time.monotonic() + max(1.0, 10 * budget)
-            complete = self._measured_pass(deadline)
+            complete = self._measured_pass(tests, deadline)
             stats = self.end_pass(timed=bool(complete), complete=bool(complete))
             if not complete:
                 return
