@@ -109,7 +109,10 @@ def test_reference_yardsticks_outlive_the_judge_without_a_result_cache(reward_ba
     store = tmp_path / "yardsticks.sqlite"
 
     def executions_for_one_score() -> tuple[int, float]:
-        judge = RewardJudge(reward_backend, RewardConfig(), cache=None, yardsticks=SQLiteCache(store))
+        config = RewardConfig(
+            timing_floor_ms=10.0
+        )  # see test_efficiency_rewards_cpu_time_against_the_reference
+        judge = RewardJudge(reward_backend, config, cache=None, yardsticks=SQLiteCache(store))
         before = reward_backend.pool_state()["executions"]
         breakdown = judge.score(task, task.reference_solution)
         return reward_backend.pool_state()["executions"] - before, breakdown.components["efficiency"]

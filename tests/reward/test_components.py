@@ -194,7 +194,9 @@ def test_efficiency_rewards_cpu_time_against_the_reference(reward_backend) -> No
         "    x = 0\n    for i in range(300000):\n        x += i\n"
         + task.reference_solution[len(task.prefix) :]
     )
-    judge = RewardJudge(reward_backend, RewardConfig())
+    # a 10 ms floor: the reference against itself loses a step only when both of its timings read
+    # twice its own time (with the 2 ms default, a 2 ms program under this suite's load sometimes did)
+    judge = RewardJudge(reward_backend, RewardConfig(timing_floor_ms=10.0))
     fast, slow = judge.score_many(
         [(task, task.reference_solution, None), (task, task.prefix + slow_body, None)]
     )
