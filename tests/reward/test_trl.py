@@ -38,7 +38,9 @@ def test_functions_have_trl_signature_and_names(reward_backend) -> None:
 
 
 def test_one_judging_per_batch_and_values(reward_backend) -> None:
-    judge = RewardJudge(reward_backend, RewardConfig())
+    # the reference's joint is exactly 1 only with full efficiency against itself: a 10 ms floor keeps
+    # that from depending on this suite's load (see test_components' efficiency test)
+    judge = RewardJudge(reward_backend, RewardConfig(timing_floor_ms=10.0))
     rewards = TrlRewards(judge, PACK)
     metrics: dict[str, float] = {}
     kwargs = {"task_id": IDS, "log_metric": metrics.__setitem__}

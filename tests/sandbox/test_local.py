@@ -373,7 +373,7 @@ def test_threading_state_in_a_program_process_forked_from_a_zygote_with_threadin
 
 def test_the_armed_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
     """The cheap start depends on coverage.py's collector internals; when they change, the public
-    start is used (correct, ~300 page faults dearer per pass): this says when that happens."""
+    start is used (correct, ~300 page faults dearer per pass, traced to the end): this says when."""
     sys.path.insert(0, str(INSIDE_DIR))
     try:
         import coverage_probe
@@ -384,6 +384,10 @@ def test_the_armed_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
     assert tracer._armed is not None
     collector, _ = tracer._armed
     assert os.path.abspath(coverage_probe.__file__) in collector.should_trace_cache  # decided beforehand
+    # the raw data's packing is learnt from the stand-in's arcs; without it the tracer is never
+    # stopped early (test_the_tracer_stops_once_every_line_and_branch_has_run)
+    tracer.warm_import(str(tmp_path), "solution.py")
+    assert tracer._bits in (20, 28)
 
 
 def test_no_coverage_pass_for_a_program_that_failed_a_measured_test() -> None:
@@ -727,6 +731,42 @@ def test_a_coverage_pass_cut_by_its_budget_reports_no_figure(local_backend: Loca
     full = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=30)
     assert full.coverage is not None and full.coverage["complete"] is True
     assert 14 in full.coverage["executed_lines"]
+
+
+# while traced, step(2) sleeps far past the coverage budget; step(0) and step(1) cover every line and
+# branch of the first version, never all of the second's (its `return -1` is never reached)
+STEP = (
+    "import sys\nimport time\n\n\ndef step(n):\n    if n and sys.gettrace() is not None:\n"
+    "        time.sleep(0 if n == 1 else 1.5)\n    return n\n"
+)
+STEP_WITH_DEAD_END = STEP + "\n\ndef never():\n    return -1\n"
+STEP_TESTS = (
+    "from solution import step\n\ndef test_steps():\n"
+    "    assert step(0) == 0\n    assert step(1) == 1\n    assert step(2) == 2\n"
+)
+
+
+@pytest.mark.parametrize("runner", ["fast", "pytest"])
+def test_the_tracer_stops_once_every_line_and_branch_has_run(
+    local_backend: LocalBackend, runner: str
+) -> None:
+    """The harness tells the coverage pass's program what a full figure takes (the analysed statements
+    and branch arcs); once all have run, the figure cannot change and the program stops its tracer:
+    step(2) then runs untraced and the pass ends in its budget. A program that never completes its
+    lines stays traced to the end (and here is cut by the budget)."""
+    tests = STEP_TESTS
+    if runner == "pytest":  # parametrize: the real-pytest path, the same calls in the same order
+        tests = (
+            "import pytest\nfrom solution import step\n\n@pytest.mark.parametrize('n', [0, 1, 2])\n"
+            "def test_step(n):\n    assert step(n) == n\n"
+        )
+    complete = run(local_backend, STEP, tests, measure_coverage=True, coverage_budget_s=0.1)
+    assert complete.status is ExecStatus.PASSED and complete.runner == runner
+    assert complete.coverage is not None and complete.coverage["complete"], complete.coverage
+    assert complete.coverage["missing_lines"] == [] and complete.coverage["missing_branches"] == []
+    assert complete.coverage["executed_lines"] == [1, 2, 5, 6, 7, 8]
+    partial = run(local_backend, STEP_WITH_DEAD_END, tests, measure_coverage=True, coverage_budget_s=0.1)
+    assert partial.status is ExecStatus.PASSED and partial.coverage == {"complete": False}
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ Passes, each with a fresh program process and fresh scratch files:
   the program, not on how loaded the machine is; capped so, a task whose tests run for seconds gets
   no figure rather than seconds more of tracing) or at a test that does not pass (a cut pass
   contributes no figure); so only for a program that passed every measured test in the verdict
-  pass;
+  pass. The program is told the statements and branch arcs a full figure takes and stops tracing
+  once all have run (the figure is final then), so loops after that run untraced;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
@@ -474,15 +475,26 @@ class Harness:
             return
         budget = float(self.request.get("coverage_budget_s", 0.02)) + COVERAGE_SLOWDOWN * self.verdict_tests_s
         budget = min(budget, max(COVERAGE_MAX_S, float(self.request.get("coverage_budget_s", 0.02))))
-        complete = self._measured_pass(tests, time.monotonic() + budget)
+        try:  # before the budget's clock starts, as it was when the analysis came after the pass
+            source = self.request["files"][self.request["solution_path"]]
+            path = os.path.join(self.layout["scratch"], self.request["solution_path"])
+            statements, possible = coverage_probe.analyse(source, path)
+        except BaseException:
+            statements = None
+        deadline = time.monotonic() + budget
+        if statements is not None:
+            try:
+                # the program stops its tracer once all of these have run: the figure is final then
+                connection.deadline = deadline
+                connection.ask(b"W", sorted(statements), sorted(possible))
+            except BaseException:
+                statements = None
+        complete = statements is not None and self._measured_pass(tests, deadline)
         data = None
         if complete and not connection.closed:
             connection.deadline = None
             try:
                 arcs = connection.ask(b"O")
-                source = self.request["files"][self.request["solution_path"]]
-                path = os.path.join(self.layout["scratch"], self.request["solution_path"])
-                statements, possible = coverage_probe.analyse(source, path)
                 data = coverage_probe.report(arcs if isinstance(arcs, list) else [], statements, possible)
             except BaseException:
                 data = None

@@ -217,6 +217,8 @@ class ProgramServer:
             if kind == b"Q":
                 return
             self.handle(kind, message, memo)
+            if self.coverage is not None:
+                self.coverage.finish_if_complete()
 
     # -- requests --------------------------------------------------------------------------
     def handle(self, kind, message, memo):
@@ -352,6 +354,10 @@ class ProgramServer:
             return None
         self.coverage.stop()
         return self.coverage.raw_arcs()
+
+    def op_coverage_target(self, statements, possible):
+        if self.coverage is not None:
+            self.coverage.set_target(statements, possible)
 
     # -- callbacks -------------------------------------------------------------------------
     def _await_answer(self):
@@ -738,6 +744,7 @@ _OPS = {
     b"Y": ProgramServer.op_isinstance,
     b"E": ProgramServer.op_release,
     b"O": ProgramServer.op_coverage,
+    b"W": ProgramServer.op_coverage_target,
     b"Z": ProgramServer.op_describe,
 }
 
