@@ -26,11 +26,14 @@ from codegym.context.repo import RepoFiles, scan_repo
 
 CACHE = Path(os.environ.get("CODEGYM_BENCH_CACHE", Path.home() / ".cache" / "codegym-bench"))
 
-# name, version, import package, role. Written down before the issue-17 tuning round started:
-# "dev" packages may be looked at hole by hole while designing and tuning ranking and rendering
-# (urllib3, PyYAML, Jinja2 and Werkzeug were held out in the previous round and are dev from now on);
-# the four "held-out" packages (httpx, attrs, marshmallow, packaging) are only ever run through this
-# script's summary tables, after a change is made, never to choose one.
+# name, version, import package, role. Written down before the issue-17 tuning round 4 started:
+# "dev" packages may be looked at hole by hole while designing and tuning ranking and rendering;
+# the "held-out" ones are only ever run through this script's summary tables, after a change is made,
+# never to choose one, and never passed to context_misses.py.
+# Round 3 held out urllib3, PyYAML, Jinja2 and Werkzeug (dev since). Round 4: attrs and marshmallow
+# become dev (their round-3 figures, at and below 0.95 at 1024, were seen, so they are tuned on
+# openly); httpx and packaging stay held out; starlette, tomlkit and Markdown are new held-out
+# packages, never used before, pinned here before anything was run on them.
 # Holes: every top-level function and method of a top-level class whose body has >= 3 lines and uses
 # >= 1 definition of another module of the package; shuffled with random.Random(0); the first
 # --per-package (default 40) are kept.
@@ -42,10 +45,13 @@ PACKAGES = [
     ("PyYAML", "6.0.4", "yaml", "dev"),
     ("Jinja2", "3.1.6", "jinja2", "dev"),
     ("Werkzeug", "3.1.9", "werkzeug", "dev"),
+    ("attrs", "26.1.0", "attr", "dev"),
+    ("marshmallow", "4.4.0", "marshmallow", "dev"),
     ("httpx", "0.28.1", "httpx", "held-out"),
-    ("attrs", "26.1.0", "attr", "held-out"),
-    ("marshmallow", "4.4.0", "marshmallow", "held-out"),
     ("packaging", "26.4", "packaging", "held-out"),
+    ("starlette", "1.10.0", "starlette", "held-out"),
+    ("tomlkit", "0.15.2", "tomlkit", "held-out"),
+    ("Markdown", "3.11.3", "markdown", "held-out"),
 ]
 # the scale table's repositories (not recall): about 38k, 170k and 750k lines
 SCALE_PACKAGES = [

@@ -1,18 +1,20 @@
 """Rank cross-file definitions for a hole from the structure around it.
 
 Signals (weights in `RankWeights`): what the hole function's own code references (signature,
-decorators, any body lines already written), what the file imports but no longer uses elsewhere,
-what it imports and uses (`from m import X` and `m.X` alike) and the members of the modules it
-imports (package re-exports included), what the rest of the file and the sibling methods reference
-(decaying with distance, down-weighted when most of the file's functions use it), the class
-hierarchy (bases, the overridden method and what it calls), names shared with the signature and
-docstring (IDF-weighted subwords with a coordination factor, a name equal to the hole's, exact
-mentions; a member only when the file reaches its class), co-usage with the hole's known targets
-across the repo, the members of the classes that ranked (those reachable as `Cls.name` first:
-classmethods, staticmethods, class attributes; those whose parameters are named like the hole's and
-its class's constructor's before the rest; `_private` ones of classes the hole does not derive from
-last), and a centrality prior (distinct referencing scopes). Only code outside the hole's body is
-read: the body being written is never seen.
+decorators, any body lines already written), what the file imports but no longer uses elsewhere (a
+name in `__all__` is used; an unused module shares the weight among its public names, a class the
+hole must use among its classmethods and staticmethods), what it imports and uses (`from m import X`
+and `m.X` alike) and the members of the modules it imports (package re-exports included), what the
+rest of the file and the sibling methods reference (decaying with distance, down-weighted when most
+of the file's functions use it), the class hierarchy (bases, the overridden method and what it
+calls), names shared with the signature and docstring (IDF-weighted subwords with a coordination
+factor, a name equal to the hole's, exact mentions, the hole's own name when qualified:
+`utils.get_value`; a member only when the file reaches its class), co-usage with the hole's known
+targets across the repo, the members of the classes that ranked (those reachable as `Cls.name`
+first: classmethods, staticmethods, class attributes; those whose parameters are named like the
+hole's and its class's constructor's before the rest; `_private` ones of classes the hole does not
+derive from last), and a centrality prior (distinct referencing scopes). Only code outside the
+hole's body is read: the body being written is never seen.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ _HEADER_TOKEN = re.compile(
     r"""\*\*|[()\[\]{},=:*]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_][A-Za-z0-9_]*"""
 )
 _QUOTED = re.compile(r"`~?(?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?`")
+# `owner.name` (overlapping: `pkg.utils.get_value` yields `pkg.utils` and `utils.get_value`)
+_QUALIFIED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\.(?=([A-Za-z_][A-Za-z0-9_]*))")
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _STOP = frozenset(
     {
@@ -113,8 +117,8 @@ class RankWeights:
     """Weights of the ranking signals.
 
     Set by hand, then adjusted on the benchmark's "dev" packages only (click, requests, rich, urllib3,
-    PyYAML, Jinja2, Werkzeug; misses inspected with benchmarks/context_misses.py); the "held-out"
-    packages of benchmarks/context_recall.py never took part.
+    PyYAML, Jinja2, Werkzeug, attrs, marshmallow; misses inspected with benchmarks/context_misses.py);
+    the "held-out" packages of benchmarks/context_recall.py never took part.
     """
 
     hole_ref: float = 2.0  # referenced by the hole function's signature, decorators or written lines
@@ -142,6 +146,9 @@ class RankWeights:
     member_base: float = 0.15
     member_name: float = 1.5  # name match of a member of a ranked class
     member_params: float = 1.5  # ... and its parameters named like the hole's (see `_param_match`)
+    # classmethods / staticmethods of a class the hole is known to use (its signature names it, or an
+    # import left unused): the body calls the class or one of them, shared among them
+    known_class_level: float = 2.0
     # when the signals above name fewer candidates than this (a small package, a file importing little),
     # the repository's other module-level definitions follow them (see `_Scorer.fallback`)
     fallback_until: int = 400
@@ -242,9 +249,9 @@ class _NameIndex:
         defs = graph.parsed[path].definitions
         reachable = set(reachable_indices(graph.parsed[path]))
         for i, d in enumerate(defs):
-            dunder_name = d.name.startswith("__") and d.kind not in ("class", "method")
+            dunder_name = d.name.startswith("__") and d.kind in ("variable", "constant", "attribute")
             if d.kind not in _CANDIDATE_KINDS or dunder_name:
-                continue  # `__all__`, `__version__`: nothing a body uses by name
+                continue  # `__all__`, `__version__`: nothing a body uses by name (a `def __ne__` is)
             if d.parent != MODULE_SCOPE and i not in reachable:
                 continue  # inside a function: not reachable from other files
             sym = Sym(path, i)
@@ -444,8 +451,14 @@ class _Scorer:
                     self.known.add(target)
             elif target.index == MODULE_SCOPE:
                 factor = w.unused_module_member if count == 0 else w.module_member
-                for member in _module_members(self.graph, target.path):
+                members = _module_members(self.graph, target.path)
+                for member in members:
                     self.add(member, factor * self._member_strength(member))
+                if count == 0:
+                    # the body uses at least one of the module's names: a small module's each is likely
+                    public = _public_names(self.names, self.graph, members)
+                    for member in public:
+                        self.add(member, w.unused_import / len(public))
         for member, count in through.items():
             # `nodes.Const` used elsewhere in the file counts as much as `from .nodes import Const` would
             self.add(member, w.used_import * (1 + math.log1p(count)) / 2)
@@ -539,6 +552,8 @@ class _Scorer:
         best = classes[0][1]
         for cls, score in classes:
             inherited = cls in self._ancestors  # `self.name` reaches its instance methods too
+            if cls in self.known and not inherited:
+                self._known_class_level(cls)
             for name, i in self.graph.index[cls.path].members.get(cls.index, {}).items():
                 if name.startswith("__") and name.endswith("__"):
                     continue  # dunders are reached through syntax, not by name
@@ -551,6 +566,17 @@ class _Scorer:
                 elif not inherited and not class_level(self.graph.definition(member)):
                     strength *= self.w.instance_member
                 self.add(member, self.w.member * (score / best) * strength)
+
+    def _known_class_level(self, cls: Sym) -> None:
+        """`VersionInfo._from_version_string(...)` for a class imported and otherwise unused: what a
+        body reaches through a class it must use is its constructor or a class-level method."""
+        found = []
+        for name, i in self.graph.index[cls.path].members.get(cls.index, {}).items():
+            d = self.graph.definition(Sym(cls.path, i))
+            if d is not None and d.kind == "method" and class_level(d) and not name.startswith("__"):
+                found.append(Sym(cls.path, i))
+        for member in found:
+            self.add(member, self.w.known_class_level / len(found))
 
     def _param_match(self, sym: Sym) -> float:
         """Share of a callable's parameters named like what the hole has at hand (its parameters, its
@@ -703,15 +729,36 @@ def _mentions(graph: RepoGraph, hole: Hole) -> list[Sym]:
         for word in _WORD.findall(text)
         if word != d.name and ("_" in word.strip("_") or word[1:] != word[1:].lower() or word in quoted)
     }
-    if not words:
+    # the hole's own name says nothing alone (its header has it), but qualified it points somewhere:
+    # "Defaults to `marshmallow.utils.get_value`" for a method `get_value` -> that module's function
+    own_qualifiers = {m.group(1) for m in _QUALIFIED.finditer(text) if m.group(2) == d.name}
+    if not words and not own_qualifiers:
         return []
     names = _NameIndex.of(graph)
     found = []
     for sym in names.tokens:
         definition = graph.definition(sym)
-        if definition is not None and definition.name in words:
+        if definition is None:
+            continue
+        if definition.name in words:
             found.append(sym)
+        elif definition.name == d.name and sym.path != hole.path and own_qualifiers:
+            owner = (
+                graph.parsed[sym.path].definitions[definition.parent].name
+                if definition.parent != MODULE_SCOPE
+                else _module_stem(sym.path)
+            )
+            if owner in own_qualifiers:
+                found.append(sym)
     return found
+
+
+def _module_stem(path: str) -> str:
+    """`pkg/utils.py` -> `utils`, `pkg/sub/__init__.py` -> `sub`."""
+    stem = path.rsplit("/", 1)[-1].removesuffix(".py")
+    if stem == "__init__":
+        stem = path.rsplit("/", 2)[-2] if "/" in path else ""
+    return stem
 
 
 def _lexical(names: _NameIndex, query: dict[str, float], exclude: str = "") -> dict[Sym, float]:
@@ -778,6 +825,9 @@ def _import_uses(graph: RepoGraph, hole: Hole) -> tuple[list[tuple[bool, Sym, in
             member = _through_modules(graph, root, ref.chain[1:])
             if member is not None:
                 through[member] += 1
+    # an import named in `__all__` is the module's interface (a package re-exporting it), not a
+    # name left unused by the missing body
+    exported = set(parsed.dunder_all or ())
     out = []
     for binding in parsed.imports:
         if binding.scope not in visible_scopes:
@@ -791,7 +841,8 @@ def _import_uses(graph: RepoGraph, hole: Hole) -> tuple[list[tuple[bool, Sym, in
                 continue
             if graph.resolve_name(hole.path, hole.scope, local) != target:
                 continue  # shadowed at the hole (a parameter or local of the same name)
-            out.append((binding.star, target, uses[(local, target)]))
+            export = binding.scope == MODULE_SCOPE and not binding.star and local in exported
+            out.append((binding.star, target, uses[(local, target)] + export))
     return out, through
 
 
@@ -814,6 +865,16 @@ def _module_members(graph: RepoGraph, path: str) -> list[Sym]:
                     found.append(target)
         memo[path] = found
     return found
+
+
+def _public_names(names: _NameIndex, graph: RepoGraph, members: list[Sym]) -> list[Sym]:
+    """A module's candidate members not named `_private`, one per name (`@overload` stubs)."""
+    seen: dict[str, Sym] = {}
+    for sym in members:
+        d = graph.definition(sym)
+        if d is not None and sym in names.tokens and not d.name.startswith("_"):
+            seen[d.name] = sym
+    return list(seen.values())
 
 
 def _through_modules(graph: RepoGraph, module: Sym, parts: tuple[str, ...]) -> Sym | None:
