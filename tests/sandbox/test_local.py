@@ -497,7 +497,8 @@ def test_timing_repeats_stop_once_a_sample_is_enough(local_backend: LocalBackend
 
 
 def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) -> None:
-    """CPU time is read from outside the program: work in a thread or in a child process counts."""
+    """CPU time is read from outside the program: work in a thread or in a child process counts, a
+    child the program asked the kernel to reap at once (SIGCHLD ignored, SA_NOCLDWAIT) included."""
     tests = "from solution import work\n\ndef test_work():\n    assert work() == 1\n"
     spin = "def spin():\n    n = 0\n    for i in range(3_000_000):\n        n += i\n"
     programs = {
@@ -513,13 +514,27 @@ def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) 
         + spin
         + "def work():\n    if os.fork() == 0:\n        if os.fork() == 0:\n            spin()\n        os._exit(0)\n"
         "    time.sleep(0.6)\n    return 1\n",
+        # SIGCHLD ignored, or SA_NOCLDWAIT: the kernel would reap the child at once, unmeasured (red
+        # team round 14, P1); the program's new SIGCHLD action takes no effect, the child stays waitable
+        "auto-reaped": "import os, signal\n"
+        + spin
+        + "def work():\n    signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n    pid = os.fork()\n"
+        "    if pid == 0:\n        spin()\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
+        "    assert signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN\n    return 1\n",
+        "nocldwait": "import ctypes, os\n" + spin + "class Action(ctypes.Structure):\n"
+        "    _fields_ = [('handler', ctypes.c_void_p), ('mask', ctypes.c_ulong * 16),"
+        " ('flags', ctypes.c_int), ('restorer', ctypes.c_void_p)]\n"
+        "def work():\n    action = Action(None, (ctypes.c_ulong * 16)(), 2, None)  # SA_NOCLDWAIT\n"
+        "    assert ctypes.CDLL(None).sigaction(17, ctypes.byref(action), None) == 0\n"
+        "    pid = os.fork()\n    if pid == 0:\n        spin()\n        os._exit(0)\n"
+        "    try:\n        os.waitpid(pid, 0)\n    except ChildProcessError:\n        pass\n    return 1\n",
     }
     timings = {}
     for name, program in programs.items():
         result = run(local_backend, program, tests, timing_repeats=1, timing_budget_s=10)
         assert result.status is ExecStatus.PASSED, (name, result.message)
         timings[name] = min(result.timings_s)
-    for name in ("thread", "child", "orphan"):
+    for name in ("thread", "child", "orphan", "auto-reaped", "nocldwait"):
         assert timings[name] >= 0.5 * timings["inline"], timings
 
 

@@ -400,12 +400,49 @@ def test_syscall_tables_match_kernel_headers(arch: str, header: str) -> None:
         + seccomp.NAMESPACE_CHECKED_SYSCALLS
         + seccomp.PERSONALITY_CHECKED_SYSCALLS
         + seccomp.ENOSYS_SYSCALLS
+        + seccomp.SIGACTION_CHECKED_SYSCALLS
     )
     assert set(table) == set(named)
     missing = sorted(name for name in table if name not in expected)
     assert not missing, f"{header} lacks {missing}"
     wrong = {name: (number, expected[name]) for name, number in table.items() if expected[name] != number}
     assert not wrong, f"numbers differ from {header}: {wrong}"
+
+
+def test_the_second_filter_keeps_sigchld_as_it_is(tmp_path: Path) -> None:
+    """SIG_IGN or SA_NOCLDWAIT on SIGCHLD would have the kernel reap children at once, their CPU time
+    unmeasured: with the second filter the call returns 0 and changes nothing (the child stays
+    waitable); other signals' actions and queries are untouched."""
+    _, results = run_program(
+        """
+        import signal
+        seccomp.prepare_sigchld_filter()()
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+        pid = os.fork()
+        if pid == 0:
+            os._exit(3)
+        results["reaped"] = os.waitpid(pid, 0) == (pid, 3 << 8)
+        flags = (ctypes.c_char * 152)()
+        ctypes.memmove(ctypes.addressof(flags) + 136, (ctypes.c_int * 1)(2), 4)  # sa_flags: SA_NOCLDWAIT
+        results["nocldwait"] = libc.sigaction(17, flags, None)
+        pid = os.fork()
+        if pid == 0:
+            os._exit(4)
+        results["reaped_again"] = os.waitpid(pid, 0) == (pid, 4 << 8)
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+        results["sigusr1_ignored"] = int(status("SigIgn"), 16) & (1 << 9) != 0
+        results["sigchld_ignored"] = int(status("SigIgn"), 16) & (1 << 16) != 0
+        """,
+        tmp_path,
+    )
+    assert results == {
+        "installed": [True],
+        "reaped": True,
+        "nocldwait": 0,
+        "reaped_again": True,
+        "sigusr1_ignored": True,
+        "sigchld_ignored": False,
+    }
 
 
 def test_unsupported_machine_installs_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,6 +29,13 @@ sockets and files, but it has no business doing any of the following, which the 
   numbers differ, cannot slip past the tables. On x86_64, syscall numbers with the x32 bit
   (0x40000000) set fail with EPERM.
 
+* Changing how the program's children are reaped. `rt_sigaction` on SIGCHLD with a new action
+  (SIG_IGN or SA_NOCLDWAIT make the kernel reap exited children at once, so their CPU time reaches
+  no wait4 and no measurement) returns 0 without doing anything: a program's children stay waitable
+  and their CPU time is counted, and the daemon idiom `signal(SIGCHLD, SIG_IGN)` still runs. Querying
+  the action is allowed. This rule is a second filter, installed in each program process after the
+  zygote has put SIGCHLD back to its default there (`prepare_sigchld_filter`).
+
 Everything else is allowed. This is one layer, not the sandbox: it does not restrict files,
 network, signals, memory or CPU. Separate uids, rlimits, namespaces (and Docker's own seccomp
 profile when there is one) do that. It only narrows what a process that is already confined can
@@ -92,6 +99,9 @@ BPF_RET_K = 0x06 | 0x00  # BPF_RET | BPF_K
 OFFSET_NR = 0
 OFFSET_ARCH = 4
 OFFSET_ARG0_LOW = 16  # low 32 bits of args[0] (both supported arches are little-endian)
+OFFSET_ARG1_LOW = 24
+OFFSET_ARG1_HIGH = 28
+SIGCHLD_NUMBER = 17  # on both supported arches
 
 # Refused with EPERM whatever their arguments.
 REFUSED_SYSCALLS = (
@@ -142,11 +152,14 @@ NAMESPACE_CHECKED_SYSCALLS = ("unshare", "clone")
 PERSONALITY_CHECKED_SYSCALLS = ("personality",)
 # Refused with ENOSYS, so that libc falls back to an older call the filter can inspect.
 ENOSYS_SYSCALLS = ("clone3",)
+# Without effect on SIGCHLD, by the second filter (see the module docstring).
+SIGACTION_CHECKED_SYSCALLS = ("rt_sigaction",)
 
 # Syscall numbers: x86_64 from arch/x86/entry/syscalls/syscall_64.tbl (asm/unistd_64.h), aarch64
 # from the generic table include/uapi/asm-generic/unistd.h. Every name above must be in both.
 SYSCALL_NUMBERS = {
     "x86_64": {
+        "rt_sigaction": 13,
         "clone": 56,
         "ptrace": 101,
         "personality": 135,
@@ -206,6 +219,7 @@ SYSCALL_NUMBERS = {
         "delete_module": 106,
         "ptrace": 117,
         "reboot": 142,
+        "rt_sigaction": 134,
         "mq_open": 180,
         "mq_unlink": 181,
         "mq_timedsend": 182,
@@ -313,6 +327,28 @@ def build_program(arch):
     return program
 
 
+def build_sigchld_program(arch):
+    """The second filter (see the module docstring): rt_sigaction(SIGCHLD, act != NULL) returns 0
+    without effect; everything else passes to the first filter."""
+    return [
+        _stmt(BPF_LD_W_ABS, OFFSET_ARCH),
+        _jump(BPF_JEQ_K, AUDIT_ARCHES[arch], 1, 0),
+        _stmt(BPF_RET_K, SECCOMP_RET_ALLOW),  # another ABI: the first filter kills it
+        _stmt(BPF_LD_W_ABS, OFFSET_NR),
+        _jump(BPF_JEQ_K, SYSCALL_NUMBERS[arch][SIGACTION_CHECKED_SYSCALLS[0]], 1, 0),
+        _stmt(BPF_RET_K, SECCOMP_RET_ALLOW),
+        _stmt(BPF_LD_W_ABS, OFFSET_ARG0_LOW),
+        _jump(BPF_JEQ_K, SIGCHLD_NUMBER, 1, 0),
+        _stmt(BPF_RET_K, SECCOMP_RET_ALLOW),
+        _stmt(BPF_LD_W_ABS, OFFSET_ARG1_LOW),
+        _jump(BPF_JEQ_K, 0, 0, 3),
+        _stmt(BPF_LD_W_ABS, OFFSET_ARG1_HIGH),
+        _jump(BPF_JEQ_K, 0, 0, 1),
+        _stmt(BPF_RET_K, SECCOMP_RET_ALLOW),  # act is NULL: a query
+        _stmt(BPF_RET_K, _errno(0)),
+    ]
+
+
 def _encode(program):
     return b"".join(_SOCK_FILTER.pack(code, jt, jf, k) for code, jt, jf, k in program)
 
@@ -323,6 +359,18 @@ def prepare_program_filter():
     arch = current_arch()
     if arch is None:
         return None
+    return _prepare(build_program(arch))
+
+
+def prepare_sigchld_filter():
+    """The second filter, built once like the first; None on an unsupported architecture."""
+    arch = current_arch()
+    if arch is None:
+        return None
+    return _prepare(build_sigchld_program(arch))
+
+
+def _prepare(program):
     try:
         import ctypes
     except ImportError as exc:  # a Python built without _ctypes
@@ -331,7 +379,6 @@ def prepare_program_filter():
     class SockFprog(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-    program = build_program(arch)
     code = ctypes.create_string_buffer(_encode(program))
     fprog = SockFprog(len(program), ctypes.addressof(code))
     libc = ctypes.CDLL(None, use_errno=True)

@@ -54,6 +54,7 @@ class Zygote:
         self.environment_home = None
         self.decode = zygote_wire.RequestDecoder()
         self.no_new_privs = False
+        self.install_sigchld_filter = None  # seccomp's second filter, for each program process
         self.wakeup_r, self.wakeup_w = os.pipe()
         os.set_blocking(self.wakeup_w, False)
 
@@ -339,6 +340,9 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     # the other dispositions a program starts with were set on the zygote itself (set_program_defaults)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    if zygote.install_sigchld_filter is not None:
+        # from here on SIGCHLD keeps its default: no child of the program is reaped unmeasured
+        zygote.install_sigchld_filter()
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
     baseline = int(osutil.read_proc_file("/proc/self/statm").split()[0]) * resource.getpagesize()
     cpu = int(float(limits["timeout_s"])) + 1
@@ -472,6 +476,7 @@ def start(config, preload):
                 osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
                 install_filter()
                 zygote.no_new_privs = True
+                zygote.install_sigchld_filter = seccomp.prepare_sigchld_filter()
             set_program_defaults()
             skip_threading_fork_reset()
             # objects that exist now are never collected: a collection in a program process would
