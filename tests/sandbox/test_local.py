@@ -465,6 +465,19 @@ def test_return_types_are_recorded(local_backend: LocalBackend) -> None:
     assert result.return_types == ("builtins.list", "builtins.NoneType")
 
 
+def test_a_star_import_binds_an_entry_point_named_like_a_stdlib_module(local_backend: LocalBackend) -> None:
+    """KodCode's tests reach the function through `from solution import *`; names that would shadow a
+    stdlib module are not bound, but the task's entry point is (falseflag round 14, Q1: `trace`,
+    `statistics` failed every test with NameError, the row's own solution included)."""
+    solution = "import json\n\n\ndef statistics(xs):\n    return json.dumps(sum(xs))\n"
+    tests = (
+        "from solution import *\n\ndef test_sum():\n    assert statistics([1, 2]) == '3'\n\n"
+        "def test_json_is_not_the_programs():\n    assert 'json' not in globals()\n"
+    )
+    result = run(local_backend, solution, tests, entry_point="statistics")
+    assert result.status is ExecStatus.PASSED, result.tests
+
+
 def test_timing_repeats(local_backend: LocalBackend) -> None:
     tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
     result = run(local_backend, ADD, tests, timing_repeats=5)

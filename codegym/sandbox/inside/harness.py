@@ -70,8 +70,9 @@ def assert_eq(left, right, message_thunk):
 def make_star_import(entry_point):
     def star_import(module_name, level, namespace):
         """`from m import *` in a test. For the program's module: bind its public names (its `__all__`
-        when it has one) except those that would shadow a builtin (unless it is the task's entry point),
-        a module, or anything the test module already bound."""
+        when it has one) except those that would shadow a builtin or a stdlib module (unless it is the
+        task's entry point: a KodCode task's function may be called `trace` or `statistics`), or
+        anything the test module already bound."""
         import builtins
         import importlib
 
@@ -86,7 +87,7 @@ def make_star_import(entry_point):
             if program and (
                 name in namespace
                 or (hasattr(builtins, name) and name != entry_point)
-                or name.partition(".")[0] in sys.stdlib_module_names
+                or (name.partition(".")[0] in sys.stdlib_module_names and name != entry_point)
                 or name in ("pytest", "_pytest", "pluggy")
             ):
                 continue
