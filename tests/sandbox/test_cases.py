@@ -227,6 +227,26 @@ def test_recording_a_references_return_values(backend: LocalBackend) -> None:
     assert all(t.outcome is TestOutcome.PASSED and t.duration_s > 0 for t in result.tests)
 
 
+# prints the sum only while every case so far ran in this same process (pids kept in /tmp, which
+# lasts the pass): with main on a thread, a joined thread still exiting made the process unfit
+THREADED_MAIN = (
+    "import os, threading\n\n\ndef main():\n    with open('/tmp/pids', 'a') as f:\n"
+    "        f.write(f'{os.getpid()}\\n')\n    with open('/tmp/pids') as f:\n"
+    "        same = len(set(f.read().split())) == 1\n    a, b = map(int, input().split())\n"
+    "    print(a + b if same else -1)\n\n\nthreading.stack_size(1 << 26)\n"
+    "threading.Thread(target=main).start()\n"
+)
+
+
+def test_a_program_whose_main_runs_on_a_thread_keeps_its_process(backend: LocalBackend) -> None:
+    """`threading.Thread(target=main).start()` (the deep-recursion idiom): once the thread is joined
+    the process serves the next case, as a plain program's does (falseflag round 14, Q3: a fresh
+    process for most cases, its start-up charged to the program's CPU time, efficiency 0.2-0.6)."""
+    for _ in range(3):
+        result = run(backend, THREADED_MAIN, CaseSuite("stdio", ADD_CASES))
+        assert outcomes(result) == ["passed"] * 3, [(t.outcome.value, t.actual_head) for t in result.tests]
+
+
 @pytest.mark.parametrize(
     "code",
     [
