@@ -126,15 +126,19 @@ class Tracer:
         has run (only new raw entries are decoded, so an unchanged set costs one length check)."""
         if not self._running or self._lines_left is None:
             return
-        raw = self._armed[0].data.get(self.path)
-        if raw is None or len(raw) == len(self._seen):
+        try:
+            raw = self._armed[0].data.get(self.path)
+            if raw is None or len(raw) == len(self._seen):
+                return
+            new = raw - self._seen
+            self._seen = self._seen | new
+            for arc in _decode(new, self._bits):
+                self._arcs_left.discard(arc)
+                self._lines_left.discard(arc[0])
+                self._lines_left.discard(arc[1])
+        except Exception:  # raw data of another shape: trace to the end, as without a target
+            self._lines_left = None
             return
-        new = raw - self._seen
-        self._seen = self._seen | new
-        for arc in _decode(new, self._bits):
-            self._arcs_left.discard(arc)
-            self._lines_left.discard(arc[0])
-            self._lines_left.discard(arc[1])
         if not self._lines_left and not self._arcs_left:
             self.stop()
 
