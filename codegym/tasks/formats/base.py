@@ -9,7 +9,6 @@ reports them and leaves them out; it never keeps a problem silently broken.
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import json
 import re
@@ -20,6 +19,7 @@ from typing import Any
 
 from codegym.tasks.cases import Case, CaseSuite
 from codegym.tasks.errors import TaskPackError
+from codegym.tasks.formats.call_examples import Example, call_examples, shows_call
 from codegym.tasks.model import Limits, Task, TestSuite
 
 SOLUTION_FILE = "solution.py"
@@ -243,55 +243,29 @@ def _block_at(lines: list[str], at: int, wanted: list[str]) -> bool:
     return lines[at + 1 : at + len(wanted)] == wanted[1:]
 
 
-def _renderings(value: Any) -> list[str]:
-    """How a call's argument or answer may be written in a statement (`"ab"`, `'ab'`, `ab`, `[1, 2]`)."""
-    forms = {_flat(repr(value))}
-    if isinstance(value, str):
-        forms.add(_flat(value))
-    with contextlib.suppress(TypeError, ValueError):
-        forms.add(_flat(json.dumps(value)))
-    if isinstance(value, (list, tuple)) and len(value) == 1:  # an answer wrapped as Codewars' are
-        forms.update(_renderings(value[0]))
-    return [form for form in forms if form]
-
-
-def _token_at(statement: str, form: str, start: int) -> int:
-    """Where `form` next appears in `statement` from `start` as a whole token, or -1."""
-    match = re.compile(r"(?<![\w.])" + re.escape(form) + r"(?![\w.])").search(statement, start)
-    return match.start() if match else -1
-
-
-def _call_in_statement(arguments: Any, expected: Any, statement: str) -> bool:
-    """Every argument of the call appears in the statement, and its answer after the first one."""
-    arguments = arguments if isinstance(arguments, (list, tuple)) else (arguments,)
-    if not arguments:
-        return False
-    first = -1
-    for argument in arguments:
-        found = [p for p in (_token_at(statement, form, 0) for form in _renderings(argument)) if p >= 0]
-        if not found:
-            return False
-        first = min(found) if first < 0 else min(first, min(found))
-    return any(_token_at(statement, form, first) >= 0 for form in _renderings(expected))
-
-
 def case_in_statement(case: Case, kind: str, statement: str) -> bool:
-    """Whether `statement` shows `case` as a worked example: stdin/stdout, its input then its output;
-    a call, its arguments then its answer (whitespace aside, whole tokens)."""
+    """Whether `statement` shows `case` as a worked example: stdin/stdout, its input then its output
+    in one example; a call, its arguments and its answer in one example (values, not text)."""
+    return _case_shown(case, kind, statement, call_examples(statement) if kind != "stdio" else [])
+
+
+def _case_shown(case: Case, kind: str, statement: str, examples: list[Example]) -> bool:
     if kind == "stdio":
         text_case = isinstance(case.input, str) and isinstance(case.expected, str)
         return text_case and _in_statement(case.input, case.expected, statement)
-    return _call_in_statement(case.input, case.expected, _flat(statement))
+    return shows_call(examples, case.input, case.expected)
 
 
 def shown_case_indexes(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> list[int]:
     """The positions of the judged cases the prompt shows: each one of the visible cases (the
     prompt's examples) or a worked example of the statement."""
     shown = {(repr(c.input), repr(c.expected)) for c in (visible.cases if visible else ())}
+    examples = call_examples(statement) if cases.kind != "stdio" else []  # read once per statement
     return [
         index
         for index, case in enumerate(cases.cases)
-        if (repr(case.input), repr(case.expected)) in shown or case_in_statement(case, cases.kind, statement)
+        if (repr(case.input), repr(case.expected)) in shown
+        or _case_shown(case, cases.kind, statement, examples)
     ]
 
 
