@@ -108,3 +108,14 @@ def test_a_call_counts_only_with_its_answer_in_the_same_example() -> None:
     assert shown_case_indexes(text, cases, None) == [0, 1]
     prose = call("f", ((3,), 3), (("a",), "b"))
     assert shown_case_indexes("f(3) is called once; 3 ... 'a' then 'b'", prose, None) == []
+
+
+def test_one_examples_output_and_the_next_examples_input_are_no_example() -> None:
+    """False-flag round 14 Q7b: paper (Sample Output 1) then scissors (Sample Input 2) is not a case."""
+    text = (
+        "Print the hand that beats S.\n\nSample Input 1\n\nrock\n\nSample Output 1\n\npaper\n\n"
+        "Sample Input 2\n\nscissors\n\nSample Output 2\n\nrock\n"
+    )
+    cases = stdio(("rock\n", "paper\n"), ("scissors\n", "rock\n"), ("paper\n", "scissors\n"))
+    assert shown_case_indexes(text, cases, None) == [0, 1]
+    assert shown_case_indexes(text, stdio(("rock\n", "rock\n")), None) == []  # Sample Output 2's rock
