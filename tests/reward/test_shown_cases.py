@@ -122,3 +122,20 @@ def test_a_guard_around_the_whole_solution_is_no_table() -> None:
     assert table_evidence(ast.parse(guarded), shown_cases(TASK)) is None
     chain = "s = input()\nif s == '7':\n    print('Yes')\nelif s == '12':\n    print('No')\n"
     assert table_evidence(ast.parse(chain), shown_cases(TASK)) is not None
+
+
+def test_a_call_tasks_examples_are_shown_cases_however_the_statement_spaces_them() -> None:
+    """Red team 14 P3: the gap detector sees `[2,7,11,15]` as the case ([2, 7, 11, 15], 9)."""
+    statement = (
+        "Return the indices of the two numbers that add up to target.\n\nExample 1:\n"
+        "Input: nums = [2,7,11,15], target = 9\nOutput: [0,1]\n\nExample 2:\n"
+        "Input: nums = [3,2,4], target = 6\nOutput: [1,2]\n"
+    )
+    pairs = [(([2, 7, 11, 15], 9), [0, 1]), (([1, 5, 8], 13), [1, 2]), (([3, 2, 4], 6), [1, 2])]
+    task = case_task(
+        context=RowContext(pack="t", file="x"),
+        task_id="two_sum",
+        statement=statement,
+        cases=CaseSuite("call", tuple(Case(i, o) for i, o in pairs), function="two_sum"),
+    )
+    assert [case.index for case in shown_cases(task)] == [0, 2]

@@ -9,10 +9,8 @@ reports them and leaves them out; it never keeps a problem silently broken.
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import json
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +18,8 @@ from typing import Any
 
 from codegym.tasks.cases import Case, CaseSuite
 from codegym.tasks.errors import TaskPackError
+from codegym.tasks.formats.call_examples import Example, call_examples, shows_call
+from codegym.tasks.formats.stdio_examples import stdio_shown
 from codegym.tasks.model import Limits, Task, TestSuite
 
 SOLUTION_FILE = "solution.py"
@@ -200,98 +200,29 @@ def case_task(
     )
 
 
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-EXAMPLE_WINDOW_LINES = 20  # how far below its input a worked example's output may be
-
-
-def _lines(text: str) -> list[str]:
-    return [_flat(line) for line in text.splitlines()]
-
-
-def _in_statement(case_input: str, expected: str, statement: str) -> bool:
-    """The case is a worked example of the statement: its input as whole lines of it and, at most
-    EXAMPLE_WINDOW_LINES below, its output as whole lines (whitespace inside a line aside). A number
-    that merely occurs in the text ("Example 1") is not an example."""
-    want_in = [line for line in _lines(case_input) if line]
-    want_out = [line for line in _lines(expected) if line]
-    if not want_in or not want_out:
-        return False
-    lines = _lines(statement)
-    for start in range(len(lines) - len(want_in) + 1):
-        if not _block_at(lines, start, want_in):
-            continue
-        below = start + len(want_in)
-        for at in range(below, min(len(lines), below + EXAMPLE_WINDOW_LINES) - len(want_out) + 1):
-            if _block_at(lines, at, want_out):
-                return True
-    return False
-
-
-_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 #]{0,24}[:=] ?")  # "Input: ", "Sample Output 1: "
-
-
-def _block_at(lines: list[str], at: int, wanted: list[str]) -> bool:
-    """`wanted` are the lines from `at` on; the first may follow a short label on its line."""
-    first = lines[at]
-    if first != wanted[0]:
-        label = _LABEL.match(first)
-        if label is None or first[label.end() :] != wanted[0]:
-            return False
-    return lines[at + 1 : at + len(wanted)] == wanted[1:]
-
-
-def _renderings(value: Any) -> list[str]:
-    """How a call's argument or answer may be written in a statement (`"ab"`, `'ab'`, `ab`, `[1, 2]`)."""
-    forms = {_flat(repr(value))}
-    if isinstance(value, str):
-        forms.add(_flat(value))
-    with contextlib.suppress(TypeError, ValueError):
-        forms.add(_flat(json.dumps(value)))
-    if isinstance(value, (list, tuple)) and len(value) == 1:  # an answer wrapped as Codewars' are
-        forms.update(_renderings(value[0]))
-    return [form for form in forms if form]
-
-
-def _token_at(statement: str, form: str, start: int) -> int:
-    """Where `form` next appears in `statement` from `start` as a whole token, or -1."""
-    match = re.compile(r"(?<![\w.])" + re.escape(form) + r"(?![\w.])").search(statement, start)
-    return match.start() if match else -1
-
-
-def _call_in_statement(arguments: Any, expected: Any, statement: str) -> bool:
-    """Every argument of the call appears in the statement, and its answer after the first one."""
-    arguments = arguments if isinstance(arguments, (list, tuple)) else (arguments,)
-    if not arguments:
-        return False
-    first = -1
-    for argument in arguments:
-        found = [p for p in (_token_at(statement, form, 0) for form in _renderings(argument)) if p >= 0]
-        if not found:
-            return False
-        first = min(found) if first < 0 else min(first, min(found))
-    return any(_token_at(statement, form, first) >= 0 for form in _renderings(expected))
-
-
 def case_in_statement(case: Case, kind: str, statement: str) -> bool:
-    """Whether `statement` shows `case` as a worked example: stdin/stdout, its input then its output;
-    a call, its arguments then its answer (whitespace aside, whole tokens)."""
+    """Whether `statement` shows `case` as a worked example: stdin/stdout, its input then its output
+    in one example; a call, its arguments and its answer in one example (values, not text)."""
+    return _case_shown(case, kind, statement, call_examples(statement) if kind != "stdio" else [])
+
+
+def _case_shown(case: Case, kind: str, statement: str, examples: list[Example]) -> bool:
     if kind == "stdio":
         text_case = isinstance(case.input, str) and isinstance(case.expected, str)
-        return text_case and _in_statement(case.input, case.expected, statement)
-    return _call_in_statement(case.input, case.expected, _flat(statement))
+        return text_case and stdio_shown(case.input, case.expected, statement)
+    return shows_call(examples, case.input, case.expected)
 
 
 def shown_case_indexes(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> list[int]:
     """The positions of the judged cases the prompt shows: each one of the visible cases (the
     prompt's examples) or a worked example of the statement."""
     shown = {(repr(c.input), repr(c.expected)) for c in (visible.cases if visible else ())}
+    examples = call_examples(statement) if cases.kind != "stdio" else []  # read once per statement
     return [
         index
         for index, case in enumerate(cases.cases)
-        if (repr(case.input), repr(case.expected)) in shown or case_in_statement(case, cases.kind, statement)
+        if (repr(case.input), repr(case.expected)) in shown
+        or _case_shown(case, cases.kind, statement, examples)
     ]
 
 

@@ -261,3 +261,53 @@ def test_a_row_whose_every_case_the_statement_shows_is_skipped(tmp_path: Path) -
         tasks, skipped = read_tasks(fmt, source)
         assert list(tasks) == ["99"], fmt
         assert skipped == {"10": "every judged case is shown in the prompt (its statement or its examples)"}
+
+
+def call_row(problem_id: int, question: str, fn_name: str, inputs: list, outputs: list) -> dict:
+    io = {"fn_name": fn_name, "inputs": inputs, "outputs": outputs}
+    return {
+        "problem_id": problem_id,
+        "question": question,
+        "input_output": json.dumps(io),
+        "solutions": json.dumps([f"def {fn_name}(*args):\n    return None\n"]),
+        "starter_code": "",
+        "difficulty": "introductory",
+        "url": "",
+    }
+
+
+def test_call_rows_of_the_statements_examples_are_skipped_whatever_their_spacing(tmp_path: Path) -> None:
+    """Red team 14 P3: Codewars prints `find_uniq([ 1, 1, 1, 2, 1, 1 ]) == 2`, LeetCode
+    `nums = [2,7,11,15]`; a row judged only on them is skipped like one spelled as repr spells it."""
+    uniq = (
+        "All numbers are equal except for one. Find it!\n\n```python\n"
+        "find_uniq([ 1, 1, 1, 2, 1, 1 ]) == 2\nfind_uniq([ 0, 0, 0.55, 0, 0 ]) == 0.55\n```\n"
+    )
+    two_sum = (
+        "Return indices of the two numbers that add up to target.\n\nExample 1:\n"
+        "Input: nums = [2,7,11,15], target = 9\nOutput: [0,1]\n\nExample 2:\n"
+        "Input: nums = [3,2,4], target = 6\nOutput: [1,2]\n"
+    )
+    rows = [
+        call_row(1, uniq, "find_uniq", [[[1, 1, 1, 2, 1, 1]], [[0, 0, 0.55, 0, 0]]], [[2], [0.55]]),
+        call_row(2, two_sum, "two_sum", [[[2, 7, 11, 15], 9], [[3, 2, 4], 6]], [[[0, 1]], [[1, 2]]]),
+    ]
+    source = tmp_path / "rows.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    tasks, skipped = read_tasks("apps", source)
+    assert not tasks and sorted(skipped) == ["1", "2"]
+
+
+def test_a_call_row_whose_hidden_cases_only_occur_in_prose_is_kept(tmp_path: Path) -> None:
+    """False-flag round 14 Q7a: 0 -> 0, 1 -> 1 and 2 -> 1 are numbers of the prose, not examples."""
+    question = (
+        "Given a non-negative integer x, return the square root of x rounded down.\n\n"
+        "Example 1:\nInput: x = 4\nOutput: 2\n\nExample 2:\nInput: x = 8\nOutput: 2\n"
+        "Explanation: the square root of 8 is 2.82842..., rounded down 2.\n\n"
+        "Constraints: 0 <= x <= 2^31 - 1\n"
+    )
+    row = call_row(3, question, "mySqrt", [[4], [8], [0], [1], [2]], [[2], [2], [0], [1], [1]])
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps(row) + "\n")
+    tasks, skipped = read_tasks("apps", source)
+    assert not skipped and len(tasks["3"].cases.cases) == 5

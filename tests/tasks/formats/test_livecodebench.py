@@ -258,3 +258,25 @@ def test_a_row_with_public_tests_only_is_skipped(tmp_path: Path) -> None:
     assert dict(skipped) == {
         "1990_A": "every judged case is shown in the prompt (its statement or its examples)"
     }
+
+
+def test_a_private_case_the_statement_never_works_keeps_the_row(tmp_path: Path) -> None:
+    """False-flag round 14 Q7b: Sample Output 1 (paper) above Sample Input 2 (scissors) is not a
+    worked example of the private case paper -> scissors."""
+    statement = (
+        "Print the hand that beats S in rock-paper-scissors.\n\nSample Input 1\n\nrock\n\n"
+        "Sample Output 1\n\npaper\n\nSample Input 2\n\nscissors\n\nSample Output 2\n\nrock\n"
+    )
+    public = [
+        {"input": i, "output": o, "testtype": "stdin"}
+        for i, o in (("rock\n", "paper\n"), ("scissors\n", "rock\n"))
+    ]
+    private = [{"input": "paper\n", "output": "scissors\n", "testtype": "stdin"}]
+    row = {
+        **next(r for r in rows() if r["question_id"] == "abc900_a"),
+        "question_content": statement,
+        "public_test_cases": json.dumps(public),
+        "private_test_cases": json.dumps(private),
+    }
+    tasks, skipped = tasks_from_rows(LCB, iter([row]), RowContext("lcb", "x"), skip=True)
+    assert not skipped and len(tasks["abc900_a"].cases.cases) == 3

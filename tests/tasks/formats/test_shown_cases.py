@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from codegym.tasks.cases import Case, CaseSuite
-from codegym.tasks.formats.base import every_case_shown
+from codegym.tasks.formats.base import every_case_shown, shown_case_indexes
 
 STATEMENT = "Print the sum.\n\nExample\nInput:\n3\n1  2 3\nOutput:\n6\n\nNote: 1 + 2 + 3 = 6."
 
@@ -50,3 +52,70 @@ def test_a_calls_arguments_then_its_answer_in_the_statement_is_an_example() -> N
     assert every_case_shown(text, call, None)  # the answers are wrapped, as Codewars publishes them
     hidden = CaseSuite(kind="call", cases=(*call.cases, Case((1000,), [1])), function="digital_root")
     assert not every_case_shown(text, hidden, None)
+
+
+def call(function: str, *pairs: tuple[tuple, object]) -> CaseSuite:
+    return CaseSuite(kind="call", cases=tuple(Case(i, o) for i, o in pairs), function=function)
+
+
+UNIQ = call("find_uniq", (([1, 1, 1, 2, 1, 1],), [2]), (([0, 0, 0.55, 0, 0],), [0.55]))
+TWO_SUM = call(
+    "two_sum", (([2, 7, 11, 15], 9), [[0, 1]]), (([3, 2, 4], 6), [[1, 2]]), (([3, 3], 6), [[0, 1]])
+)
+LEETCODE_TWO_SUM = (
+    "Given an array of integers nums and an integer target, return indices of the two numbers.\n\n"
+    "Example 1:\nInput: nums = [2,7,11,15], target = 9\nOutput: [0,1]\n\n"
+    "Example 2:\nInput: nums = [3,2,4], target = 6\nOutput: [1,2]\n\n"
+    "Example 3:\nInput: nums = [3,3], target = 6\nOutput: [0,1]\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nfind_uniq([ 1, 1, 1, 2, 1, 1 ]) == 2\nfind_uniq([ 0, 0, 0.55, 0, 0 ]) == 0.55\n```",
+        "findUniq([1,1,1,2,1,1]) === 2;\nfindUniq([0,0,0.55,0,0]) === 0.55;",
+        ">>> find_uniq([1, 1, 1, 2, 1, 1])\n2\n>>> find_uniq((0, 0, 0.55, 0, 0))\n0.55\n",
+        "Test.assert_equals(find_uniq([ 1, 1, 1, 2, 1, 1 ]), 2)\n"
+        "Test.assert_equals(find_uniq([ 0, 0, 0.55, 0, 0 ]), 0.55)",
+        "Examples:\n* `[ 1, 1, 1, 2, 1, 1 ]` -> `2`\n* `[0, 0, 0.55, 0, 0]` ➞ `0.55`\n",
+    ],
+    ids=["codewars-spaced", "javascript", "doctest", "assert-equals", "arrow-lines"],
+)
+def test_a_call_example_is_shown_whatever_the_spelling_of_its_values(text: str) -> None:
+    """Red team 14 P3: the statement's values, not their text, decide (a list spaced as Codewars or
+    LeetCode print it, a tuple for a list, JavaScript's names)."""
+    assert every_case_shown(text, UNIQ, None)
+
+
+def test_leetcode_input_output_examples_are_shown() -> None:
+    assert every_case_shown(LEETCODE_TWO_SUM, TWO_SUM, None)
+    js = LEETCODE_TWO_SUM.replace("[0,1]", "[0, 1]").replace("target = 9", "target=9")
+    assert every_case_shown(js, TWO_SUM, None)
+    assert not every_case_shown(LEETCODE_TWO_SUM.replace("[1,2]\n", "[2,1]\n"), TWO_SUM, None)
+
+
+def test_a_call_counts_only_with_its_answer_in_the_same_example() -> None:
+    """False-flag round 14 Q7a: small numbers of the prose ("Example 2", "2^31 - 1") or an answer equal
+    to its argument are no worked example; the cases 0, 1 and 2 are never shown."""
+    text = (
+        "Given a non-negative integer x, return the square root of x rounded down.\n\n"
+        "Example 1:\nInput: x = 4\nOutput: 2\n\nExample 2:\nInput: x = 8\nOutput: 2\n"
+        "Explanation: the square root of 8 is 2.82842..., rounded down 2.\n\n"
+        "Constraints: 0 <= x <= 2^31 - 1\n"
+    )
+    cases = call("mySqrt", ((4,), 2), ((8,), 2), ((0,), 0), ((1,), 1), ((2,), 1))
+    assert shown_case_indexes(text, cases, None) == [0, 1]
+    prose = call("f", ((3,), 3), (("a",), "b"))
+    assert shown_case_indexes("f(3) is called once; 3 ... 'a' then 'b'", prose, None) == []
+
+
+def test_one_examples_output_and_the_next_examples_input_are_no_example() -> None:
+    """False-flag round 14 Q7b: paper (Sample Output 1) then scissors (Sample Input 2) is not a case."""
+    text = (
+        "Print the hand that beats S.\n\nSample Input 1\n\nrock\n\nSample Output 1\n\npaper\n\n"
+        "Sample Input 2\n\nscissors\n\nSample Output 2\n\nrock\n"
+    )
+    cases = stdio(("rock\n", "paper\n"), ("scissors\n", "rock\n"), ("paper\n", "scissors\n"))
+    assert shown_case_indexes(text, cases, None) == [0, 1]
+    assert shown_case_indexes(text, stdio(("rock\n", "rock\n")), None) == []  # Sample Output 2's rock
