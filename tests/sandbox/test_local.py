@@ -551,6 +551,51 @@ def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) 
         assert timings[name] >= 0.5 * timings["inline"], timings
 
 
+SIGCHLD_HANDLER = """
+import os, signal
+
+exits = []
+
+
+def work():
+    signal.signal(signal.SIGCHLD, lambda signum, frame: exits.append(signum))
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    while not exits:
+        signal.pause()
+    os.waitpid(pid, 0)
+    return 1
+"""
+
+SIGCHLD_IGNORED = """
+import os, signal
+
+
+def work():
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    return 1 if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN else 0
+"""
+
+
+@pytest.mark.parametrize("program", [SIGCHLD_HANDLER, SIGCHLD_IGNORED], ids=["handler", "ignored"])
+def test_a_programs_sigchld_handler_runs_and_sig_ign_is_quiet(
+    local_backend: LocalBackend, program: str
+) -> None:
+    """SIGCHLD stays caught by CPython's C handler in a program process (the filter keeps it so, see
+    the auto-reaped case above): a handler the program sets runs (red team round 15, R1: it never ran,
+    and `signal.pause()` hung), and SIG_IGN changes only CPython's table, with no report on stderr."""
+    tests = "from solution import work\n\ndef test_work():\n    assert work() == 1\n"
+    result = run(local_backend, program, tests, limits=Limits(timeout_s=5.0))
+    assert result.status is ExecStatus.PASSED, (result.status, result.message, result.stderr)
+    assert "race condition" not in result.stderr
+
+
 MARKS_ITS_ARGUMENT = (
     "def work(store):\n"
     "    if store.get('seen'):\n"

@@ -339,10 +339,16 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     osutil.close_fds_except(set(range(len(wanted))))
     # the other dispositions a program starts with were set on the zygote itself (set_program_defaults)
     signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if zygote.install_sigchld_filter is not None:
-        # from here on SIGCHLD keeps its default: no child of the program is reaped unmeasured
+        # SIGCHLD stays caught by CPython's own C handler (the zygote's, here a no-op at the Python
+        # level) and the filter keeps it so: a handler the program sets through `signal.signal` only
+        # changes CPython's table and runs; SIG_IGN or SA_NOCLDWAIT, which would have the kernel reap
+        # the program's children unmeasured, never reach the kernel
+        signal.signal(signal.SIGCHLD, _child_exited)
         zygote.install_sigchld_filter()
+        sys.unraisablehook = _quiet_sigchld_race
+    else:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
     baseline = int(osutil.read_proc_file("/proc/self/statm").split()[0]) * resource.getpagesize()
     cpu = int(float(limits["timeout_s"])) + 1
@@ -388,6 +394,23 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     if server.start(probe):
         server.serve()
     os._exit(0)
+
+
+def _child_exited(signum, frame):
+    """A program process's SIGCHLD handler until the program sets its own (see become_program)."""
+
+
+_SIGCHLD_RACE = f"Signal {int(signal.SIGCHLD)} ignored due to race condition"
+
+
+def _quiet_sigchld_race(unraisable):
+    """CPython reports a caught signal whose table entry is SIG_IGN or SIG_DFL as a race on stderr:
+    after `signal.signal(SIGCHLD, SIG_IGN)` in a program process (which only changes the table, see
+    become_program) that would be every child's exit. Only that report is dropped."""
+    exc = unraisable.exc_value
+    if type(exc) is OSError and exc.args == (_SIGCHLD_RACE,):
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 _threading_reset = None  # (threading's at-fork hook, its code) while the zygote skips it
