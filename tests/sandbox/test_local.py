@@ -414,7 +414,19 @@ def test_no_coverage_pass_for_a_program_that_failed_a_measured_test() -> None:
     assert unmeasured_failure.coverage["executed_lines"] == [1, 2, 3]
 
 
-def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(xs):\n    total = 0\n    for x in xs:\n        if x % 2:\n            total += x\n"
+        "        elif x > 10:\n            total -= 1\n    return total\n",
+        # branches into statements that span lines (red team round 15, R4: reported as never taken)
+        "def f(xs):\n    if xs:\n        return (\n            len(xs)\n            + 1\n        )\n    return 0\n",
+        "def f(xs):\n    if len(xs) > 2:\n        d = {\n            'a': xs[0],\n            'b': xs[1],\n"
+        "        }\n        return d\n    return None\n",
+    ],
+    ids=["loop", "wrapped-return", "dict-display"],
+)
+def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str) -> None:
     """The tracer reads coverage.py's raw data and the harness analyses the source; this pins both
     to coverage.py's own report."""
     import coverage
@@ -422,10 +434,6 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
     sys.path.insert(0, str(INSIDE_DIR))
     import coverage_probe
 
-    source = (
-        "def f(xs):\n    total = 0\n    for x in xs:\n        if x % 2:\n            total += x\n"
-        "        elif x > 10:\n            total -= 1\n    return total\n"
-    )
     (tmp_path / "solution.py").write_text(source)
     sys.path.insert(0, str(tmp_path))
     try:
@@ -435,8 +443,8 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path) -> None:
 
         solution.f([1, 2, 3])
         tracer.stop()
-        statements, possible = coverage_probe.analyse(source, str(tmp_path / "solution.py"))
-        ours = coverage_probe.report(tracer.raw_arcs(), statements, possible)
+        statements, possible, multiline = coverage_probe.analyse(source, str(tmp_path / "solution.py"))
+        ours = coverage_probe.report(tracer.raw_arcs(), statements, possible, multiline)
         reference = coverage.Coverage(data_file=None, branch=True, config_file=False)
         del sys.modules["solution"]
         reference.start()
@@ -813,6 +821,8 @@ STEP = (
     "        time.sleep(0 if n == 1 else 1.5)\n    return n\n"
 )
 STEP_WITH_DEAD_END = STEP + "\n\ndef never():\n    return -1\n"
+# the same with a statement over three lines: the tracer reports its inner line (red team round 15, R4)
+STEP_WRAPPED = STEP.replace("    return n\n", "    return (\n        n\n    )\n")
 STEP_TESTS = (
     "from solution import step\n\ndef test_steps():\n"
     "    assert step(0) == 0\n    assert step(1) == 1\n    assert step(2) == 2\n"
@@ -820,8 +830,9 @@ STEP_TESTS = (
 
 
 @pytest.mark.parametrize("runner", ["fast", "pytest"])
+@pytest.mark.parametrize("program", [STEP, STEP_WRAPPED], ids=["one-line", "wrapped"])
 def test_the_tracer_stops_once_every_line_and_branch_has_run(
-    local_backend: LocalBackend, runner: str
+    local_backend: LocalBackend, runner: str, program: str
 ) -> None:
     """The harness tells the coverage pass's program what a full figure takes (the analysed statements
     and branch arcs); once all have run, the figure cannot change and the program stops its tracer:
@@ -833,7 +844,7 @@ def test_the_tracer_stops_once_every_line_and_branch_has_run(
             "import pytest\nfrom solution import step\n\n@pytest.mark.parametrize('n', [0, 1, 2])\n"
             "def test_step(n):\n    assert step(n) == n\n"
         )
-    complete = run(local_backend, STEP, tests, measure_coverage=True, coverage_budget_s=0.1)
+    complete = run(local_backend, program, tests, measure_coverage=True, coverage_budget_s=0.1)
     assert complete.status is ExecStatus.PASSED and complete.runner == runner
     assert complete.coverage is not None and complete.coverage["complete"], complete.coverage
     assert complete.coverage["missing_lines"] == [] and complete.coverage["missing_branches"] == []

@@ -34,6 +34,7 @@ class Tracer:
         self._armed = self._arm()
         self._bits = None  # the C tracer's packing width, learnt in warm_import
         self._lines_left = self._arcs_left = None  # set_target: what must still run for a full figure
+        self._multiline = {}
         self._seen = frozenset()
 
     def _arm(self):
@@ -111,13 +112,14 @@ class Tracer:
         for other in collector.tracers:  # those started on the program's threads
             other.stop()
 
-    def set_target(self, statements, possible):
+    def set_target(self, statements, possible, multiline=()):
         """The statements and branch arcs of the solution (`analyse`, done by the harness). Once all
         of them have run the figure is final, 100% of both: `finish_if_complete` then stops the
         tracer, so a test that loops long after that runs at full speed (HumanEval/75's triple loop
         took 5.5 times its untraced time)."""
         if self._bits is None or self._armed is None:
             return  # the raw data cannot be read as it grows: trace to the end, as before
+        self._multiline = {pair[0]: pair[1] for pair in multiline if len(pair) == 2}
         self._lines_left = {line for line in statements if type(line) is int}
         self._arcs_left = {tuple(arc) for arc in possible if len(arc) == 2}
 
@@ -132,7 +134,8 @@ class Tracer:
                 return
             new = raw - self._seen
             self._seen = self._seen | new
-            for arc in _decode(new, self._bits):
+            for raw_arc in _decode(new, self._bits):
+                arc = statement_arc(raw_arc, self._multiline)
                 self._arcs_left.discard(arc)
                 self._lines_left.discard(arc[0])
                 self._lines_left.discard(arc[1])
@@ -226,13 +229,26 @@ def _decide_loaded_files(collector):
 
 
 def analyse(source, path):
-    """Statements and possible branch arcs of the solution, by coverage.py's own parser (harness side)."""
+    """Statements and possible branch arcs of the solution, by coverage.py's own parser (harness side),
+    and its multi-line map: {line: the first line of its statement} for every line inside a statement
+    that spans several (the tracer reports the line a bytecode is on, the parser a statement's first;
+    a branch into a wrapped `return (...)` would otherwise never count as taken)."""
     from coverage.parser import PythonParser
 
     parser = PythonParser(text=source, filename=path)
     parser.parse_source()
     branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
-    return set(parser.statements), {arc for arc in parser.arcs() if arc[0] in branch_lines}
+    multiline = {}
+    for line in range(1, source.count("\n") + 2):
+        first = parser.first_line(line)
+        if first != line:
+            multiline[line] = first
+    return set(parser.statements), {arc for arc in parser.arcs() if arc[0] in branch_lines}, multiline
+
+
+def statement_arc(arc, multiline):
+    """An arc of raw line numbers as the parser numbers it (exits are negative)."""
+    return tuple(-multiline.get(-end, -end) if end < 0 else multiline.get(end, end) for end in arc)
 
 
 def warm_parser():
@@ -241,11 +257,11 @@ def warm_parser():
     analyse(sample, "/nonexistent/warm.py")
 
 
-def report(executed_arcs, statements, possible):
+def report(executed_arcs, statements, possible, multiline=None):
     executed = set()
     for arc in executed_arcs:
         if isinstance(arc, (tuple, list)) and len(arc) == 2 and all(type(x) is int for x in arc):
-            executed.add((arc[0], arc[1]))
+            executed.add(statement_arc(arc, multiline or {}))
     executed_lines = {line for arc in executed for line in arc if line > 0} & statements
     return {
         "executed_lines": sorted(executed_lines),

@@ -355,9 +355,9 @@ class ProgramServer:
         self.coverage.stop()
         return self.coverage.raw_arcs()
 
-    def op_coverage_target(self, statements, possible):
+    def op_coverage_target(self, statements, possible, multiline):
         if self.coverage is not None:
-            self.coverage.set_target(statements, possible)
+            self.coverage.set_target(statements, possible, multiline)
 
     # -- callbacks -------------------------------------------------------------------------
     def _await_answer(self):
