@@ -47,10 +47,11 @@ def complexity_report(code: str, first_line: int = 1) -> ComplexityReport | None
     return ComplexityReport(sum(b.complexity for b in generated) + module_decisions, len(generated))
 
 
-def complexity_score(generated: ComplexityReport | None, reference: ComplexityReport | None) -> float:
-    """min(1, cc_ref / cc_gen); unparseable code scores 0."""
+def complexity_score(generated: ComplexityReport | None, reference: ComplexityReport | None) -> float | None:
+    """min(1, cc_ref / cc_gen); unparseable code scores 0; without a reference (none, or one that
+    fails its own tests) there is nothing to compare with: None, dropped from the mean."""
     if generated is None:
         return 0.0
     if reference is None:
-        return 1.0
+        return None
     return min(1.0, max(reference.cyclomatic, 1) / max(generated.cyclomatic, 1))

@@ -242,10 +242,12 @@ class RewardJudge:
         requests = [self.request_for(task, task.reference_solution) for _, task, _ in todo]
         for (fingerprint, task, key), result in zip(todo, self.backend.execute_many(requests), strict=True):
             usable = result.status is ExecStatus.PASSED
-            with AST_LOCK:
-                reference_complexity = complexity_report(
-                    task.reference_solution, first_generated_line(task, task.reference_solution)
-                )
+            reference_complexity = None  # an empty or failing reference is no yardstick (as for CPU time)
+            if usable:
+                with AST_LOCK:
+                    reference_complexity = complexity_report(
+                        task.reference_solution, first_generated_line(task, task.reference_solution)
+                    )
             stats = ReferenceStats(
                 min(result.timings_s) if usable and result.timings_s else None,
                 frozenset(result.return_types) if usable else None,
@@ -349,9 +351,10 @@ class RewardJudge:
         }
         hidden_code = hides_code(tree, first_line)
         if hidden_code:  # code built at runtime: the static measures cannot see it (see hides_code)
-            components["style"] = components["complexity"] = 0.0
-            if components["coverage"] is not None:
-                components["coverage"] = 0.0
+            components["style"] = 0.0
+            for name in ("complexity", "coverage"):  # a measure with no yardstick stays dropped
+                if components[name] is not None:
+                    components[name] = 0.0
         # the verdict is the hidden tests' (visible tests only feed the gap detector)
         status = ("passed" if hidden_all_passed else "failed") if completed else result.status.value
         total = self._total(components, passed=passed, status=result.status, hacked=bool(fired))

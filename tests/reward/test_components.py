@@ -310,3 +310,28 @@ def test_a_program_in_an_exec_string_gets_no_quality_credit(reward_backend) -> N
     assert in_string.breakdown.components["style"] == in_string.breakdown.components["complexity"] == 0.0
     assert in_string.breakdown.details["builds_code_at_runtime"] is True
     assert in_string.breakdown.total < plain.breakdown.total
+
+
+def test_complexity_without_a_usable_reference_is_dropped(reward_backend) -> None:
+    """No reference (LiveCodeBench publishes none) or one that fails its tests: nothing to compare
+    with, so complexity is None (dropped from the mean), as efficiency is — never 1/CC (false flag
+    round 14 Q6)."""
+    from codegym.tasks.cases import Case, CaseSuite
+    from codegym.tasks.formats.base import RowContext, case_task
+
+    assert complexity_score(complexity_report("def f(n):\n    return n\n"), None) is None
+    program = "n = int(input())\nfor _ in range(2):\n    if n > 0:\n        n -= 1\nprint(n)\n"
+    cases = CaseSuite("stdio", (Case("3\n", "1\n"), Case("0\n", "0\n")))
+    scored = []
+    for task_id, reference in (("no_reference", ""), ("failing_reference", "print(7)\n")):
+        task = case_task(
+            context=RowContext(pack="t", file="x"),
+            task_id=task_id,
+            statement="Subtract 2, floor 0.",
+            cases=cases,
+            reference=reference,
+        )
+        scored.append(RewardJudge(reward_backend, RewardConfig()).score(task, program))
+    for breakdown in scored:
+        assert breakdown.passed and breakdown.components["complexity"] is None
+        assert breakdown.components["efficiency"] is None and breakdown.total == 1.0
