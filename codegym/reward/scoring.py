@@ -27,7 +27,7 @@ from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
 from codegym.reward.shown_cases import ShownCase, case_rates, shown_cases
-from codegym.reward.style import StyleReport, style_reports
+from codegym.reward.style import StyleReport, required_names, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
 from codegym.sandbox.requests import request_for_task
@@ -279,7 +279,11 @@ class RewardJudge:
     def _static_analysis(
         self, items: Sequence[tuple[Task, str, int]]
     ) -> tuple[list[StyleReport], list[ComplexityReport | None]]:
-        styles = style_reports([(code, first_line) for _, code, first_line in items], self.config.ruff_config)
+        styles = style_reports(
+            [(code, first_line) for _, code, first_line in items],
+            self.config.ruff_config,
+            [_required_names(task) for task, _, _ in items],
+        )
         complexities = []
         for _, code, first_line in items:
             with AST_LOCK:  # radon parses: never at the same time as another thread (see precompile)
@@ -459,6 +463,14 @@ class RewardJudge:
             if breakdown.flags:
                 self._hacked_samples += 1
                 self.hack_counts.update(breakdown.flags)
+
+
+def _required_names(task: Task) -> frozenset[str]:
+    """Names the task fixes: those its prompt, starter, entry point, visible tests or called function use."""
+    function = task.cases.function if task.cases is not None else None
+    return required_names(
+        task.prompt, task.prefix, task.entry_point, function, *task.visible_tests.files.values()
+    )
 
 
 def _uncounted_lines(tree: ast.Module) -> set[int]:

@@ -335,3 +335,25 @@ def test_complexity_without_a_usable_reference_is_dropped(reward_backend) -> Non
     for breakdown in scored:
         assert breakdown.passed and breakdown.components["complexity"] is None
         assert breakdown.components["efficiency"] is None and breakdown.total == 1.0
+
+
+def test_names_the_task_requires_cost_no_style() -> None:
+    """MBPP's `find_Max_Num`, LeetCode's `maxProfit(self, prices, transactionFee)`: no correct
+    program can avoid them (false flag round 14 Q4); a camelCase name of the program's own still counts."""
+    from codegym.reward.style import required_names
+
+    leetcode = (
+        "class Solution:\n    def maxProfit(self, prices: list, transactionFee: int) -> int:\n"
+        "        bestSoFar = 0\n        return bestSoFar + transactionFee + len(prices)\n"
+    )
+    mbpp = "def find_Max_Num(arr, n):\n    return n\n\n\nfind_Max_Num = find_Max_Num\n"
+    prompt = "Your code should pass these tests:\n\nassert find_Max_Num([1,2,3],3) == 321\n"
+    starter = "class Solution:\n    def maxProfit(self, prices: List[int], transactionFee: int) -> int:\n"
+    names = [required_names(prompt, "find_Max_Num"), required_names(starter, "maxProfit")]
+    config = RewardConfig().ruff_config
+    plain = style_reports([(mbpp, 1), (leetcode, 1)], config)
+    exempt = style_reports([(mbpp, 1), (leetcode, 1)], config, names)
+    assert {f.split(":")[0] for f in plain[0].findings} >= {"N802", "N816"}
+    assert exempt[0].findings == ()
+    assert {f.split(":")[0] for f in plain[1].findings} >= {"N802", "N803", "N806"}
+    assert exempt[1].findings == ("N806:3",)  # bestSoFar is the program's own choice
