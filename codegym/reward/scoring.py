@@ -26,7 +26,7 @@ from codegym.reward.complexity import ComplexityReport, complexity_report, compl
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
-from codegym.reward.shown_cases import ShownCase, case_rates, shown_cases
+from codegym.reward.shown_cases import ShownCase, case_rates, other_inputs, shown_cases
 from codegym.reward.style import StyleReport, required_names, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
@@ -69,7 +69,8 @@ class RewardJudge:
         self.yardsticks = yardsticks if yardsticks is not None else cache
         self.config_fingerprint = self.config.fingerprint()
         self._references: dict[str, ReferenceStats] = {}
-        self._shown: dict[str, tuple[ShownCase, ...]] = {}  # by task fingerprint (input/output tasks)
+        # by task fingerprint (input/output tasks): the shown cases, and the other cases' inputs
+        self._shown: dict[str, tuple[tuple[ShownCase, ...], frozenset[Any]]] = {}
         self._lock = threading.Lock()
         self.hack_counts: Counter[str] = Counter()
         self.judged = 0
@@ -266,11 +267,11 @@ class RewardJudge:
                     },
                 )
 
-    def _shown_cases(self, task: Task) -> tuple[ShownCase, ...]:
+    def _shown_cases(self, task: Task) -> tuple[tuple[ShownCase, ...], frozenset[Any]]:
         with self._lock:
             known = self._shown.get(task.fingerprint)
         if known is None:
-            known = shown_cases(task)
+            known = (shown_cases(task), other_inputs(task))
             with self._lock:
                 self._shown[task.fingerprint] = known
         return known
@@ -317,8 +318,9 @@ class RewardJudge:
         )
         gap_hidden_rate = hidden_rate
         shown: tuple[ShownCase, ...] | None = None
+        others: frozenset[Any] = frozenset()
         if task.cases is not None:  # the shown cases are among the judged ones
-            shown = self._shown_cases(task)
+            shown, others = self._shown_cases(task)
             visible_rate, gap_hidden_rate = case_rates(task, shown, hidden)
         reference = self._references.get(task.fingerprint)
         try:
@@ -335,6 +337,7 @@ class RewardJudge:
                 visible_rate=visible_rate,
                 visible_literals=visible_test_literals(task.visible_tests.files.values()),
                 shown_cases=shown,
+                other_inputs=others,
                 reference_return_types=reference.return_types if reference else None,
                 hardcode_gap=self.config.hardcode_gap,
                 reference_exits=reference.exits if reference else False,
