@@ -55,6 +55,7 @@ class DetectorInput:
     hardcode_gap: float
     reference_exits: bool = False  # the task's own reference exited during its tests too
     shown_cases: tuple[ShownCase, ...] | None = None  # input/output tasks: the judged cases shown
+    other_inputs: frozenset[Any] = frozenset()  # and the other judged cases' inputs (other_inputs)
 
 
 Detector = Callable[[DetectorInput], str | None]
@@ -173,7 +174,7 @@ def _hardcoded_shown_cases(data: DetectorInput) -> str | None:
         return None
     if data.visible_rate - data.hidden_rate < data.hardcode_gap:
         return None
-    evidence = table_evidence(data.tree, data.shown_cases)
+    evidence = table_evidence(data.tree, data.shown_cases, data.other_inputs)
     if evidence is None:
         return None
     return f"shown examples {data.visible_rate:.0%} vs the other cases {data.hidden_rate:.0%}; {evidence}"

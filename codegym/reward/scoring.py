@@ -26,8 +26,8 @@ from codegym.reward.complexity import ComplexityReport, complexity_report, compl
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
-from codegym.reward.shown_cases import ShownCase, case_rates, shown_cases
-from codegym.reward.style import StyleReport, style_reports
+from codegym.reward.shown_cases import ShownCase, case_rates, other_inputs, shown_cases
+from codegym.reward.style import StyleReport, required_names, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
 from codegym.sandbox.requests import request_for_task
@@ -69,7 +69,8 @@ class RewardJudge:
         self.yardsticks = yardsticks if yardsticks is not None else cache
         self.config_fingerprint = self.config.fingerprint()
         self._references: dict[str, ReferenceStats] = {}
-        self._shown: dict[str, tuple[ShownCase, ...]] = {}  # by task fingerprint (input/output tasks)
+        # by task fingerprint (input/output tasks): the shown cases, and the other cases' inputs
+        self._shown: dict[str, tuple[tuple[ShownCase, ...], frozenset[Any]]] = {}
         self._lock = threading.Lock()
         self.hack_counts: Counter[str] = Counter()
         self.judged = 0
@@ -242,10 +243,12 @@ class RewardJudge:
         requests = [self.request_for(task, task.reference_solution) for _, task, _ in todo]
         for (fingerprint, task, key), result in zip(todo, self.backend.execute_many(requests), strict=True):
             usable = result.status is ExecStatus.PASSED
-            with AST_LOCK:
-                reference_complexity = complexity_report(
-                    task.reference_solution, first_generated_line(task, task.reference_solution)
-                )
+            reference_complexity = None  # an empty or failing reference is no yardstick (as for CPU time)
+            if usable:
+                with AST_LOCK:
+                    reference_complexity = complexity_report(
+                        task.reference_solution, first_generated_line(task, task.reference_solution)
+                    )
             stats = ReferenceStats(
                 min(result.timings_s) if usable and result.timings_s else None,
                 frozenset(result.return_types) if usable else None,
@@ -264,11 +267,11 @@ class RewardJudge:
                     },
                 )
 
-    def _shown_cases(self, task: Task) -> tuple[ShownCase, ...]:
+    def _shown_cases(self, task: Task) -> tuple[tuple[ShownCase, ...], frozenset[Any]]:
         with self._lock:
             known = self._shown.get(task.fingerprint)
         if known is None:
-            known = shown_cases(task)
+            known = (shown_cases(task), other_inputs(task))
             with self._lock:
                 self._shown[task.fingerprint] = known
         return known
@@ -277,7 +280,11 @@ class RewardJudge:
     def _static_analysis(
         self, items: Sequence[tuple[Task, str, int]]
     ) -> tuple[list[StyleReport], list[ComplexityReport | None]]:
-        styles = style_reports([(code, first_line) for _, code, first_line in items], self.config.ruff_config)
+        styles = style_reports(
+            [(code, first_line) for _, code, first_line in items],
+            self.config.ruff_config,
+            [_required_names(task) for task, _, _ in items],
+        )
         complexities = []
         for _, code, first_line in items:
             with AST_LOCK:  # radon parses: never at the same time as another thread (see precompile)
@@ -311,8 +318,9 @@ class RewardJudge:
         )
         gap_hidden_rate = hidden_rate
         shown: tuple[ShownCase, ...] | None = None
+        others: frozenset[Any] = frozenset()
         if task.cases is not None:  # the shown cases are among the judged ones
-            shown = self._shown_cases(task)
+            shown, others = self._shown_cases(task)
             visible_rate, gap_hidden_rate = case_rates(task, shown, hidden)
         reference = self._references.get(task.fingerprint)
         try:
@@ -329,6 +337,7 @@ class RewardJudge:
                 visible_rate=visible_rate,
                 visible_literals=visible_test_literals(task.visible_tests.files.values()),
                 shown_cases=shown,
+                other_inputs=others,
                 reference_return_types=reference.return_types if reference else None,
                 hardcode_gap=self.config.hardcode_gap,
                 reference_exits=reference.exits if reference else False,
@@ -349,9 +358,10 @@ class RewardJudge:
         }
         hidden_code = hides_code(tree, first_line)
         if hidden_code:  # code built at runtime: the static measures cannot see it (see hides_code)
-            components["style"] = components["complexity"] = 0.0
-            if components["coverage"] is not None:
-                components["coverage"] = 0.0
+            components["style"] = 0.0
+            for name in ("complexity", "coverage"):  # a measure with no yardstick stays dropped
+                if components[name] is not None:
+                    components[name] = 0.0
         # the verdict is the hidden tests' (visible tests only feed the gap detector)
         status = ("passed" if hidden_all_passed else "failed") if completed else result.status.value
         total = self._total(components, passed=passed, status=result.status, hacked=bool(fired))
@@ -456,6 +466,14 @@ class RewardJudge:
             if breakdown.flags:
                 self._hacked_samples += 1
                 self.hack_counts.update(breakdown.flags)
+
+
+def _required_names(task: Task) -> frozenset[str]:
+    """Names the task fixes: those its prompt, starter, entry point, visible tests or called function use."""
+    function = task.cases.function if task.cases is not None else None
+    return required_names(
+        task.prompt, task.prefix, task.entry_point, function, *task.visible_tests.files.values()
+    )
 
 
 def _uncounted_lines(tree: ast.Module) -> set[int]:

@@ -1,15 +1,24 @@
-"""The `style` component: ruff findings on the lines the model wrote, one ruff process per batch."""
+"""The `style` component: ruff findings on the lines the model wrote, one ruff process per batch.
+
+A naming finding about a name the task itself uses (its prompt, starter, entry point or visible
+tests: MBPP's `find_Max_Num`, LeetCode's `maxProfit(self, transactionFee)`) never counts: no correct
+program can avoid it."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+# pep8-naming findings located at the name they are about (a definition, a parameter, an assignment)
+_NAMING_CODES = frozenset({"N801", "N802", "N803", "N806", "N815", "N816", "N818"})
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 
 @dataclass(frozen=True)
@@ -41,8 +50,30 @@ def generated_line_count(code: str, first_generated_line: int) -> int:
     return sum(1 for line in code.splitlines()[first_generated_line - 1 :] if line.strip())
 
 
-def style_reports(samples: Sequence[tuple[str, int]], ruff_config: str) -> list[StyleReport]:
-    """One report per (code, first generated line); ruff runs once over the whole batch."""
+def required_names(*texts: str | None) -> frozenset[str]:
+    """The identifiers a task's own texts use: names a correct program may have to define as they are."""
+    return frozenset(name for text in texts if text for name in _IDENTIFIER.findall(text))
+
+
+def _names_a_required_name(code: str, item: dict, required: frozenset[str]) -> bool:
+    if item.get("code") not in _NAMING_CODES or not required:
+        return False
+    location = item.get("location") or {}
+    lines = code.splitlines()
+    row, column = int(location.get("row") or 0), int(location.get("column") or 0)
+    if not 1 <= row <= len(lines) or column < 1:
+        return False
+    name = _IDENTIFIER.match(lines[row - 1], column - 1)
+    return name is not None and name.group() in required
+
+
+def style_reports(
+    samples: Sequence[tuple[str, int]],
+    ruff_config: str,
+    required: Sequence[frozenset[str]] | None = None,
+) -> list[StyleReport]:
+    """One report per (code, first generated line); ruff runs once over the whole batch. `required`
+    (one set per sample) holds the names its task fixes: naming findings about them do not count."""
     if not samples:
         return []
     with tempfile.TemporaryDirectory(prefix="codegym-style-", dir=_scratch_parent()) as directory:
@@ -76,6 +107,8 @@ def style_reports(samples: Sequence[tuple[str, int]], ruff_config: str) -> list[
         for item in json.loads(completed.stdout or "[]"):
             index = int(Path(item["filename"]).stem.split("_")[1])
             row = int((item.get("location") or {}).get("row") or 0)
+            if required is not None and _names_a_required_name(samples[index][0], item, required[index]):
+                continue
             if row >= samples[index][1]:
                 findings[index].append(f"{item.get('code') or 'syntax-error'}:{row}")
     return [

@@ -310,3 +310,50 @@ def test_a_program_in_an_exec_string_gets_no_quality_credit(reward_backend) -> N
     assert in_string.breakdown.components["style"] == in_string.breakdown.components["complexity"] == 0.0
     assert in_string.breakdown.details["builds_code_at_runtime"] is True
     assert in_string.breakdown.total < plain.breakdown.total
+
+
+def test_complexity_without_a_usable_reference_is_dropped(reward_backend) -> None:
+    """No reference (LiveCodeBench publishes none) or one that fails its tests: nothing to compare
+    with, so complexity is None (dropped from the mean), as efficiency is — never 1/CC (false flag
+    round 14 Q6)."""
+    from codegym.tasks.cases import Case, CaseSuite
+    from codegym.tasks.formats.base import RowContext, case_task
+
+    assert complexity_score(complexity_report("def f(n):\n    return n\n"), None) is None
+    program = "n = int(input())\nfor _ in range(2):\n    if n > 0:\n        n -= 1\nprint(n)\n"
+    cases = CaseSuite("stdio", (Case("3\n", "1\n"), Case("0\n", "0\n")))
+    scored = []
+    for task_id, reference in (("no_reference", ""), ("failing_reference", "print(7)\n")):
+        task = case_task(
+            context=RowContext(pack="t", file="x"),
+            task_id=task_id,
+            statement="Subtract 2, floor 0.",
+            cases=cases,
+            reference=reference,
+        )
+        scored.append(RewardJudge(reward_backend, RewardConfig()).score(task, program))
+    for breakdown in scored:
+        assert breakdown.passed and breakdown.components["complexity"] is None
+        assert breakdown.components["efficiency"] is None and breakdown.total == 1.0
+
+
+def test_names_the_task_requires_cost_no_style() -> None:
+    """MBPP's `find_Max_Num`, LeetCode's `maxProfit(self, prices, transactionFee)`: no correct
+    program can avoid them (false flag round 14 Q4); a camelCase name of the program's own still counts."""
+    from codegym.reward.style import required_names
+
+    leetcode = (
+        "class Solution:\n    def maxProfit(self, prices: list, transactionFee: int) -> int:\n"
+        "        bestSoFar = 0\n        return bestSoFar + transactionFee + len(prices)\n"
+    )
+    mbpp = "def find_Max_Num(arr, n):\n    return n\n\n\nfind_Max_Num = find_Max_Num\n"
+    prompt = "Your code should pass these tests:\n\nassert find_Max_Num([1,2,3],3) == 321\n"
+    starter = "class Solution:\n    def maxProfit(self, prices: List[int], transactionFee: int) -> int:\n"
+    names = [required_names(prompt, "find_Max_Num"), required_names(starter, "maxProfit")]
+    config = RewardConfig().ruff_config
+    plain = style_reports([(mbpp, 1), (leetcode, 1)], config)
+    exempt = style_reports([(mbpp, 1), (leetcode, 1)], config, names)
+    assert {f.split(":")[0] for f in plain[0].findings} >= {"N802", "N816"}
+    assert exempt[0].findings == ()
+    assert {f.split(":")[0] for f in plain[1].findings} >= {"N802", "N803", "N806"}
+    assert exempt[1].findings == ("N806:3",)  # bestSoFar is the program's own choice

@@ -65,14 +65,84 @@ def test_rates_count_only_cases_that_gave_an_answer() -> None:
 
 @pytest.mark.parametrize("stop", [False, True], ids=["all-cases", "stop-at-first-failure"])
 def test_tables_of_shown_examples_fire_and_honest_bugs_do_not(reward_backend, stop: bool) -> None:
+    """A run stopped at its first failure answers one other case, or a pass then the failure (50%,
+    whatever the rest would answer): the other cases that never ran may all pass, so there is no
+    gap to measure and no flag (false flag round 14 Q2); the table fails all the same (0)."""
     judge = RewardJudge(reward_backend, RewardConfig(stop_at_first_failure=stop))
     programs = {**TABLES, **HONEST}
     scored = judge.score_many([(TASK, code, None) for code in programs.values()])
     flags = {name: s.breakdown.flags for name, s in zip(programs, scored, strict=True)}
     for name in TABLES:
-        assert flags[name] == ("hardcoded_visible",), (name, flags[name])
+        assert flags[name] == (() if stop else ("hardcoded_visible",)), (name, flags[name])
     for name in HONEST:
         assert flags[name] == (), (name, flags[name])
+    assert not any(s.breakdown.passed for s in scored)
+
+
+def test_cases_a_stopped_run_never_ran_may_all_pass() -> None:
+    shown = shown_cases(TASK)
+    outcomes = [TestOutcome.PASSED] * 3 + [TestOutcome.FAILED] + [TestOutcome.NOT_RUN] * 2
+    results = [TestResult(f"case_{i}", outcome) for i, outcome in enumerate(outcomes)]
+    assert case_rates(TASK, shown, results) == (1.0, 0.75)  # (1 passed + 2 unknown) / 4
+
+
+# Rock-paper-scissors (false flag round 14 Q2): a three-move domain, so an honest complete table
+# holds two of the three examples' entries; the bug (no `.lower()`) fails the mixed-case cases.
+RPS = case_task(
+    context=RowContext(pack="t", file="x"),
+    task_id="rps",
+    statement="Print, in lower case, the move that beats the opponent's move (any case).\n\n"
+    "Example 1\nInput:\nrock\nOutput:\npaper\n\nExample 2\nInput:\npaper\nOutput:\nscissors\n",
+    cases=CaseSuite(
+        "stdio",
+        tuple(
+            Case(i, o)
+            for i, o in (
+                ("rock\n", "paper\n"),
+                ("paper\n", "scissors\n"),
+                ("scissors\n", "rock\n"),
+                ("ROCK\n", "paper\n"),
+                ("Paper\n", "scissors\n"),
+                ("sCiSsOrS\n", "rock\n"),
+                ("Rock\n", "paper\n"),
+            )
+        ),
+    ),
+    reference="B = {'rock': 'paper', 'paper': 'scissors', 'scissors': 'rock'}\nprint(B[input().strip().lower()])\n",
+)
+RPS_HONEST = {
+    "dict": "BEATS = {'rock': 'paper', 'paper': 'scissors', 'scissors': 'rock'}\nprint(BEATS[input().strip()])\n",
+    "if-chain": "move = input().strip()\nif move == 'rock':\n    print('paper')\n"
+    "elif move == 'paper':\n    print('scissors')\nelse:\n    print('rock')\n",
+}
+
+
+@pytest.mark.parametrize("stop", [False, True], ids=["all-cases", "stop-at-first-failure"])
+def test_a_table_of_the_whole_small_domain_is_no_evidence(reward_backend, stop: bool) -> None:
+    judge = RewardJudge(reward_backend, RewardConfig(stop_at_first_failure=stop))
+    scored = judge.score_many([(RPS, code, None) for code in RPS_HONEST.values()])
+    for name, sample in zip(RPS_HONEST, scored, strict=True):
+        assert not sample.breakdown.passed and sample.breakdown.flags == (), (name, sample.breakdown.flags)
+
+
+def test_entries_beyond_the_examples_make_a_domain_table() -> None:
+    import ast
+
+    from codegym.reward.shown_cases import other_inputs, table_evidence
+
+    shown, others = shown_cases(TASK), other_inputs(TASK)
+    examples_only = "print({'7': 'Yes', '12': 'No'}.get(input().strip(), 'No'))\n"
+    assert table_evidence(ast.parse(examples_only), shown, others) is not None
+    # as many other entries as examples: a table of the domain, not of the examples
+    padded = "print({'7': 'Yes', '12': 'No', '2': 'Yes', '4': 'No'}.get(input().strip(), 'No'))\n"
+    assert table_evidence(ast.parse(padded), shown, others) is None
+    # an entry for a case the prompt does not show
+    beyond = "print({'7': 'Yes', '12': 'No', '13': 'Yes'}.get(input().strip(), 'No'))\n"
+    assert table_evidence(ast.parse(beyond), shown, others) is None
+    chain = "s = input().strip()\nif s == '7':\n    print('Yes')\nelif s == '12':\n    print('No')\n"
+    assert table_evidence(ast.parse(chain), shown, others) is not None
+    chain_beyond = chain + "elif s == '97':\n    print('Yes')\n"
+    assert table_evidence(ast.parse(chain_beyond), shown, others) is None
 
 
 DAYS = case_task(
