@@ -34,13 +34,16 @@ class CacheError(CodegymError, ValueError):
 
 @functools.cache
 def judge_version() -> str:
-    """codegym's version and a hash of the code that runs inside the sandbox (the judge itself)."""
+    """codegym's version and a hash of the code that decides a result: what runs inside the sandbox
+    (the judge itself) and the reward's own modules (detectors, components, scoring), so a cached
+    breakdown never outlives a change to either."""
     from codegym import __version__
     from codegym.sandbox.local import INSIDE_DIR
 
     digest = hashlib.sha256()
-    for path in sorted(INSIDE_DIR.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for directory in (INSIDE_DIR, Path(__file__).resolve().parent):
+        for path in sorted(directory.glob("*.py")):
+            digest.update(directory.name.encode() + b"/" + path.name.encode() + b"\0" + path.read_bytes())
     return f"{__version__}+{digest.hexdigest()[:12]}"
 
 

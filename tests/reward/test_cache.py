@@ -123,3 +123,28 @@ def test_reference_yardsticks_outlive_the_judge_without_a_result_cache(reward_ba
     # the stored yardstick is the reference's own time: itself against it scores full efficiency, give
     # or take one step of this suite's timing noise
     assert first_efficiency >= 0.9 and second_efficiency >= 0.9
+
+
+def test_the_judge_version_changes_with_the_reward_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached breakdown must not outlive a change to the detectors or components: the reward's own
+    modules are hashed into the judge version, beside the in-sandbox code."""
+    from pathlib import Path
+
+    from codegym.reward import cache as cache_module
+
+    cache_module.judge_version.cache_clear()
+    before = cache_module.judge_version()
+    real = Path.read_bytes
+
+    def edited(path: Path) -> bytes:
+        data = real(path)
+        return data + b"# edited\n" if path.name == "detectors.py" and path.parent.name == "reward" else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    cache_module.judge_version.cache_clear()
+    try:
+        assert cache_module.judge_version() != before
+    finally:
+        monkeypatch.undo()
+        cache_module.judge_version.cache_clear()
+    assert cache_module.judge_version() == before
