@@ -34,16 +34,17 @@ class CacheError(CodegymError, ValueError):
 
 @functools.cache
 def judge_version() -> str:
-    """codegym's version and a hash of the code that decides a result: what runs inside the sandbox
-    (the judge itself) and the reward's own modules (detectors, components, scoring), so a cached
-    breakdown never outlives a change to either."""
+    """codegym's version and a hash of the code that decides a result: the sandbox (what runs inside
+    it and the requests built for it), the reward (detectors, components, scoring) and the tasks
+    (cases, and the shown cases the importers find), so a cached breakdown never outlives a change
+    to any of them."""
     from codegym import __version__
-    from codegym.sandbox.local import INSIDE_DIR
 
+    package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for directory in (INSIDE_DIR, Path(__file__).resolve().parent):
-        for path in sorted(directory.glob("*.py")):
-            digest.update(directory.name.encode() + b"/" + path.name.encode() + b"\0" + path.read_bytes())
+    for directory in ("sandbox", "reward", "tasks"):
+        for path in sorted((package / directory).rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return f"{__version__}+{digest.hexdigest()[:12]}"
 
 

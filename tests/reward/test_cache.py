@@ -126,8 +126,8 @@ def test_reference_yardsticks_outlive_the_judge_without_a_result_cache(reward_ba
 
 
 def test_the_judge_version_changes_with_the_reward_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cached breakdown must not outlive a change to the detectors or components: the reward's own
-    modules are hashed into the judge version, beside the in-sandbox code."""
+    """A cached breakdown must not outlive a change to the code that decided it: the sandbox's, the
+    reward's and the tasks' modules are hashed into the judge version."""
     from pathlib import Path
 
     from codegym.reward import cache as cache_module
@@ -138,13 +138,17 @@ def test_the_judge_version_changes_with_the_reward_code(monkeypatch: pytest.Monk
 
     def edited(path: Path) -> bytes:
         data = real(path)
-        return data + b"# edited\n" if path.name == "detectors.py" and path.parent.name == "reward" else data
+        return data + b"# edited\n" if (path.parent.name, path.name) == edited_file else data
 
     monkeypatch.setattr(Path, "read_bytes", edited)
-    cache_module.judge_version.cache_clear()
-    try:
-        assert cache_module.judge_version() != before
-    finally:
-        monkeypatch.undo()
+    # a detector, and the importers' shown cases that the gap detector reads (audit 16, S5)
+    for edited_file in (
+        ("reward", "detectors.py"),
+        ("formats", "stdio_examples.py"),
+        ("inside", "harness.py"),
+    ):
         cache_module.judge_version.cache_clear()
+        assert cache_module.judge_version() != before, edited_file
+    monkeypatch.undo()
+    cache_module.judge_version.cache_clear()
     assert cache_module.judge_version() == before

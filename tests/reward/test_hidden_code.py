@@ -15,6 +15,8 @@ SRC = '_SRC = """\ndef f(x):\n    return x\n"""\n'
 
 CAUGHT = {
     "bare_exec": SRC + "exec(_SRC)\n",
+    # a star import of a module without an `exec` leaves the builtin in place (audit 16, S3's converse)
+    "exec_after_star_import": "from os import *\n\n" + SRC + "exec(_SRC)\n",
     "alias": SRC + "run = exec\nrun(_SRC)\n",
     "alias_in_function": SRC + "def load():\n    run = exec\n    run(_SRC, globals())\n\n\nload()\n",
     "alias_chain": SRC + "a = exec\nb = a\nb(_SRC)\n",
@@ -61,6 +63,8 @@ CAUGHT = {
 }
 
 NOT_CAUGHT = {
+    # `from re import *` binds re.compile over the builtin (audit 16, S3: style and complexity were 0)
+    "re_star_import_compile": "from re import *\n\nWORD = compile(r'[a-z]+')\nprint(WORD.findall('ab cd'))\n",
     "re_compile": "import re\n\nNUMBER = re.compile(r'\\d+')\n",
     "from_re_import_compile": "from re import compile\n\nNUMBER = compile(r'\\d+')\nprint(NUMBER.findall('a1'))\n",
     "from_re_import_compile_alias": "from re import compile as c\n\nNUMBER = c(r'\\d+')\n",
