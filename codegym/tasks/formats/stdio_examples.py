@@ -17,6 +17,7 @@ against a long statement stay cheap (red team 15 R5).
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import defaultdict
 
@@ -102,11 +103,16 @@ class StdioStatement:
 
 
 def stdio_shown(case_input: str, expected: str, statement: str | StdioStatement) -> bool:
-    """`StdioStatement(statement).shows(case_input, expected)`; pass the statement read once when
-    asking about many cases."""
+    """`StdioStatement(statement).shows(case_input, expected)`, the statement read once for a run of
+    cases."""
     if isinstance(statement, str):
-        statement = StdioStatement(statement)
+        statement = _read(statement)
     return statement.shows(case_input, expected)
+
+
+@functools.lru_cache(maxsize=8)
+def _read(statement: str) -> StdioStatement:
+    return StdioStatement(statement)
 
 
 def _lines(text: str) -> list[str]:

@@ -156,6 +156,27 @@ def test_a_long_output_block_is_shown() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Input: 1\n" * 8000 + "Output: 2\n",
+        "f(" * 8000,
+        "f(" + "[" * 8000,
+        "f(1) == (" * 4000,
+        "Input: [1,\n" * 4000 + "Output: [2]\n",
+        "| a | b |\n|---|---|\n" + "| [1, | 2 |\n" * 4000,
+        "(1, 2) -> [\n" * 4000,
+    ],
+    ids=["labels", "calls", "brackets", "open-answers", "open-labels", "table", "arrows"],
+)
+def test_a_pathological_call_statement_is_read_in_well_under_a_second(text: str) -> None:
+    """Red team 15 R5: 8,000 `Input:` labels took 11 s, `f(` x 8,000 2.4 s."""
+    cases = call("f", *(((n,), n + 1) for n in range(300)))
+    started = time.perf_counter()
+    every_case_shown(text, cases, None)
+    assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Input\n" + "1\n" * 5000 + "Output\n2\n",
         "Input\n" + "1\n\n" * 20000 + "Output\n",
         "1\n" * 5000 + "2\n" * 5000,
