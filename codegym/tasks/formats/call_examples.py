@@ -14,15 +14,23 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from codegym.tasks.formats.call_values import Values, arguments_of, literal_at, same
+from codegym.tasks.formats.call_tables import table_examples
+from codegym.tasks.formats.call_values import Example, Values, arguments_of, literal_at, same
+
+__all__ = ["Example", "call_examples", "same", "shows_call"]
 
 MAX_SEPARATOR_CHARS = 40  # how far after the call its answer may start
 
 _CALL = re.compile(r"(?<!\w)[A-Za-z_]\w*\s*\(")
 _ASSERT_BEFORE = re.compile(r"(?i)(?:assert\w*|equals?)\s*\(\s*$")  # assert_equals(f(1), 2)
+# `==>` before `==`: else "==" is taken and ">" ends the gap (red team 15 R3); a `;` only first,
+# as JavaScript ends the call (`f(3); // => 9`)
 _SEPARATOR = re.compile(
-    r"(?:[\s`*]|={2,3}|=>|-+>|[→➞⟶⇒]|[=:#]|//|\b(?:returns?|should|be|equals?|is|gives|yields)\b)*"
+    r";?(?:[\s`*]|=+>|-+>|={2,3}|[→➞⟶⇒]|[=:#]|//"
+    r"|\b(?:equal\s+to|returns?|should|be|equals?|is|gives|yields)\b)*"
 )
+_PRINT_BEFORE = re.compile(r"\bprint\s*\(\s*$")  # print(f(3))  # 9
+_PRINT_AFTER = re.compile(r"\s*\)")
 # `Input:`, `Sample Input 1:`, or a line that is only such a label
 _LABEL = r"(?im)\b{0}\s*(?:#?\d+\s*)?:|^[^\w\n]*(?:sample |example )?{0}(?: ?#?\d+)?[^\w\n]*$"
 _INPUT = re.compile(_LABEL.format("input"))
@@ -31,16 +39,20 @@ _FOR_OUTPUT = re.compile(
     r"(?is)\bfor\s+([^\n]{1,300}?),?\s+the\s+(?:output|answer|result)\s+should\s+be\s*"
     r"(?:`?[\w.]+\([^()\n]*\)\s*=\s*)?"
 )
-_ARROW = re.compile(r"={1,2}>|-+>|[→➞⟶⇒]")
+_ARROW = re.compile(r"=+>|-+>|[→➞⟶⇒]")
 _BULLET = re.compile(r"^\s*(?:[*•]|-(?=\s)|\d+[.)](?=\s))?\s*")
-
-Example = tuple[list[Any], Any]  # (the arguments, the answer)
 
 
 def call_examples(statement: str) -> list[Example]:
     """Every worked example of a call the statement shows, as (arguments, answer) values."""
     values = Values(statement)
-    return [*_calls(values), *_labelled(values), *_codesignal(values), *_arrow_lines(values)]
+    return [
+        *_calls(values),
+        *_labelled(values),
+        *_codesignal(values),
+        *_arrow_lines(values),
+        *table_examples(statement),
+    ]
 
 
 def shows_call(examples: Sequence[Example], arguments: Any, expected: Any) -> bool:
@@ -66,11 +78,15 @@ def _calls(values: Values) -> list[Example]:
         arguments = arguments_of(text[match.end() : end - 1]) if end > 0 else None
         if not arguments:
             continue
+        if _PRINT_BEFORE.search(text, max(0, match.start() - 20), match.start()):
+            closing = _PRINT_AFTER.match(text, end)
+            end = closing.end() if closing else end
         separator = _SEPARATOR.match(text, end, end + MAX_SEPARATOR_CHARS + 1)  # a longer gap is none
         assert separator is not None  # it matches the empty string
         gap = separator.group()
         after = separator.end()
-        if not gap.strip() and "\n" not in gap:  # `f(1) 2` is no example; `f(1), 2` only in an assert
+        bare = gap.removeprefix(";")  # `f(1); 2` is no example either
+        if not bare.strip() and "\n" not in bare:  # `f(1) 2` is no example; `f(1), 2` only in an assert
             comma = re.compile(r"\s*,\s*").match(text, end)
             if comma is None or not _ASSERT_BEFORE.search(text, max(0, match.start() - 40), match.start()):
                 continue
@@ -125,11 +141,19 @@ def _arrow_lines(values: Values) -> list[Example]:
         arrow = _ARROW.search(line)
         if arrow is None:
             continue
-        arguments = arguments_of(line[: arrow.start()])
         answer = literal_at(line, _skip_markup(line, arrow.end()))
-        if arguments and answer is not None:
-            found.append((arguments, answer[0]))
+        if answer is not None:
+            found.extend((arguments, answer[0]) for arguments in _left_sides(line[: arrow.start()]))
     return found
+
+
+def _left_sides(left: str) -> list[list[Any]]:
+    """An arrow line's arguments: `(3, 4)` is a tuple or two arguments (red team 15 R3)."""
+    readings = [arguments_of(left)]
+    left = left.strip()
+    if left.startswith("(") and Values(left).closing(0) == len(left):
+        readings.append(arguments_of(left[1:-1]))
+    return [arguments for arguments in readings if arguments]
 
 
 def _segment_arguments(segment: str) -> list[Any] | None:

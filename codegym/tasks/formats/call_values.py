@@ -19,6 +19,8 @@ _SCALAR = re.compile(
     r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])|(?:True|False|None|true|false|null)\b"
 )
 
+Example = tuple[list[Any], Any]  # (the arguments, the answer)
+
 
 def same(a: Any, b: Any) -> bool:
     """Equal as data: a tuple equals a list, 2 equals 2.0, but True is not 1."""

@@ -327,3 +327,26 @@ def test_a_call_row_whose_hidden_cases_only_occur_in_prose_is_kept(tmp_path: Pat
     source.write_text(json.dumps(row) + "\n")
     tasks, skipped = read_tasks("apps", source)
     assert not skipped and len(tasks["3"].cases.cases) == 5
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "square(3) ==> 9\nsquare(10) ==> 100\n",
+        "square(3); // => 9\nsquare(10); // => 100\n",
+        "print(square(3))  # 9\nprint(square(10))  # 100\n",
+        "| n | square(n) |\n|---|---|\n| 3 | 9 |\n| 10 | 100 |\n",
+    ],
+    ids=["==>", "; // =>", "print", "table"],
+)
+def test_call_rows_of_codewars_spellings_are_skipped(body: str, tmp_path: Path) -> None:
+    """Red team 15 R3: these spellings were not read, so the row was kept and a table passed."""
+    question = f"Return the square of n.\n\nExamples:\n```\n{body}```\n"
+    rows = [
+        call_row(1, question, "square", [[3], [10]], [[9], [100]]),
+        call_row(2, question, "square", [[3], [10], [7]], [[9], [100], [49]]),  # 7 -> 49 is not shown
+    ]
+    source = tmp_path / "rows.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    tasks, skipped = read_tasks("apps", source)
+    assert list(tasks) == ["2"] and list(skipped) == ["1"]

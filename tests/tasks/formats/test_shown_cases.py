@@ -153,6 +153,61 @@ def test_a_long_output_block_is_shown() -> None:
     assert every_case_shown(text, stdio(("30\n", answers)), None)
 
 
+SQUARE = call("square", ((3,), 9), ((10,), 100), ((7,), 49))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "square(3) ==> 9\nsquare(10) ==> 100\nsquare(7) ==> 49\n",
+        "square(3) ===> 9\nsquare(10) ===> 100\nsquare(7) ===> 49\n",
+        "square(3); // => 9\nsquare(10); // => 100\nsquare(7); // => 49\n",
+        "square(3); // 9\nsquare(10); // 100\nsquare(7); // 49\n",
+        "print(square(3))  # 9\nprint(square(10))  # 100\nprint(square(7))  # 49\n",
+        "square(3) is equal to 9\nsquare(10) is equal to 100\nsquare(7) should be equal to 49\n",
+        "| n | square(n) |\n|---|---|\n| 3 | 9 |\n| 10 | 100 |\n| `7` | `49` |\n",
+        "Input | Output\n:--- | ---:\n3 | 9\n10 | 100\n7 | 49\n",
+        "3 ==> 9\n10 ===> 100\n7 => 49\n",
+    ],
+    ids=[
+        "==>",
+        "===>",
+        "; // =>",
+        "; // answer",
+        "print # answer",
+        "is equal to",
+        "md table",
+        "bare table",
+        "arrows",
+    ],
+)
+def test_codewars_spellings_of_a_call_example_are_shown(body: str) -> None:
+    """Red team 15 R3."""
+    text = f"Write a function `square` that returns the square of n.\n\nExamples:\n```\n{body}```\n"
+    assert shown_case_indexes(text, SQUARE, None) == [0, 1, 2]
+
+
+def test_a_parenthesised_left_side_is_also_an_argument_list() -> None:
+    text = "Examples:\n(3, 4) -> 7\n(10, 5) -> 15\n"
+    assert every_case_shown(text, call("add", ((3, 4), 7), ((10, 5), 15)), None)
+    assert every_case_shown(text, call("add_pair", (((3, 4),), 7), (((10, 5),), 15)), None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "square(3); square(4); 9 and 16",  # a `;` ends the example
+        "print(square(3)) prints a number; 9 is one",
+        "square(3) is called first; the answer is 9",
+        "| n | note |\n|---|---|\n| 3 | odd |\n| 4 | 9 |\n",  # 9 is in another row
+        "| 3 | 9 |\n| 4 | 16 |\n",  # no header and delimiter row: no table
+        "(3) is odd -> 9 is odd",
+    ],
+)
+def test_the_new_spellings_still_need_one_example(text: str) -> None:
+    assert shown_case_indexes(text, call("square", ((3,), 9)), None) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -162,9 +217,10 @@ def test_a_long_output_block_is_shown() -> None:
         "f(1) == (" * 4000,
         "Input: [1,\n" * 4000 + "Output: [2]\n",
         "| a | b |\n|---|---|\n" + "| [1, | 2 |\n" * 4000,
+        "| a | b |\n" + "|---|---|\n" * 8000,
         "(1, 2) -> [\n" * 4000,
     ],
-    ids=["labels", "calls", "brackets", "open-answers", "open-labels", "table", "arrows"],
+    ids=["labels", "calls", "brackets", "open-answers", "open-labels", "table", "delimiters", "arrows"],
 )
 def test_a_pathological_call_statement_is_read_in_well_under_a_second(text: str) -> None:
     """Red team 15 R5: 8,000 `Input:` labels took 11 s, `f(` x 8,000 2.4 s."""
