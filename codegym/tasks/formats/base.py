@@ -19,7 +19,7 @@ from typing import Any
 from codegym.tasks.cases import Case, CaseSuite
 from codegym.tasks.errors import TaskPackError
 from codegym.tasks.formats.call_examples import Example, call_examples, shows_call
-from codegym.tasks.formats.stdio_examples import stdio_shown
+from codegym.tasks.formats.stdio_examples import StdioStatement
 from codegym.tasks.model import Limits, Task, TestSuite
 
 SOLUTION_FILE = "solution.py"
@@ -203,26 +203,39 @@ def case_task(
 def case_in_statement(case: Case, kind: str, statement: str) -> bool:
     """Whether `statement` shows `case` as a worked example: stdin/stdout, its input then its output
     in one example; a call, its arguments and its answer in one example (values, not text)."""
-    return _case_shown(case, kind, statement, call_examples(statement) if kind != "stdio" else [])
+    return _case_shown(case, _ReadStatement(statement, kind))
 
 
-def _case_shown(case: Case, kind: str, statement: str, examples: list[Example]) -> bool:
-    if kind == "stdio":
+@dataclass
+class _ReadStatement:
+    """A statement read once for all of a suite's cases (red team 15 R5: it was read per case)."""
+
+    text: str
+    kind: str
+    examples: list[Example] = field(init=False)
+    stdio: StdioStatement | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.examples = call_examples(self.text) if self.kind != "stdio" else []
+        self.stdio = StdioStatement(self.text) if self.kind == "stdio" else None
+
+
+def _case_shown(case: Case, statement: _ReadStatement) -> bool:
+    if statement.stdio is not None:
         text_case = isinstance(case.input, str) and isinstance(case.expected, str)
-        return text_case and stdio_shown(case.input, case.expected, statement)
-    return shows_call(examples, case.input, case.expected)
+        return text_case and statement.stdio.shows(case.input, case.expected)
+    return shows_call(statement.examples, case.input, case.expected)
 
 
 def shown_case_indexes(statement: str, cases: CaseSuite, visible: CaseSuite | None) -> list[int]:
     """The positions of the judged cases the prompt shows: each one of the visible cases (the
     prompt's examples) or a worked example of the statement."""
     shown = {(repr(c.input), repr(c.expected)) for c in (visible.cases if visible else ())}
-    examples = call_examples(statement) if cases.kind != "stdio" else []  # read once per statement
+    read = _ReadStatement(statement, cases.kind)
     return [
         index
         for index, case in enumerate(cases.cases)
-        if (repr(case.input), repr(case.expected)) in shown
-        or _case_shown(case, cases.kind, statement, examples)
+        if (repr(case.input), repr(case.expected)) in shown or _case_shown(case, read)
     ]
 
 

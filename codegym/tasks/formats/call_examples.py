@@ -9,24 +9,28 @@ JavaScript's `true`/`null` all count (red team 14 P3, false-flag round 14 Q7a).
 
 from __future__ import annotations
 
-import ast
+import bisect
 import re
 from collections.abc import Sequence
 from typing import Any
 
-MAX_LITERAL_CHARS = 5000  # a bracketed value longer than this is no example anyone reads
+from codegym.tasks.formats.call_tables import table_examples
+from codegym.tasks.formats.call_values import Example, Values, arguments_of, literal_at, same
+
+__all__ = ["Example", "call_examples", "same", "shows_call"]
+
 MAX_SEPARATOR_CHARS = 40  # how far after the call its answer may start
 
-_STRING_OR_JS_WORD = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\b(true|false|null)\b""")
-_JS_WORDS = {"true": "True", "false": "False", "null": "None"}
-_SCALAR = re.compile(
-    r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])|(?:True|False|None|true|false|null)\b"
-)
 _CALL = re.compile(r"(?<!\w)[A-Za-z_]\w*\s*\(")
 _ASSERT_BEFORE = re.compile(r"(?i)(?:assert\w*|equals?)\s*\(\s*$")  # assert_equals(f(1), 2)
+# `==>` before `==`: else "==" is taken and ">" ends the gap (red team 15 R3); a `;` only first,
+# as JavaScript ends the call (`f(3); // => 9`)
 _SEPARATOR = re.compile(
-    r"(?:[\s`*]|={2,3}|=>|-+>|[→➞⟶⇒]|[=:#]|//|\b(?:returns?|should|be|equals?|is|gives|yields)\b)*"
+    r";?(?:[\s`*]|=+>|-+>|={2,3}|[→➞⟶⇒]|[=:#]|//"
+    r"|\b(?:equal\s+to|returns?|should|be|equals?|is|gives|yields)\b)*"
 )
+_PRINT_BEFORE = re.compile(r"\bprint\s*\(\s*$")  # print(f(3))  # 9
+_PRINT_AFTER = re.compile(r"\s*\)")
 # `Input:`, `Sample Input 1:`, or a line that is only such a label
 _LABEL = r"(?im)\b{0}\s*(?:#?\d+\s*)?:|^[^\w\n]*(?:sample |example )?{0}(?: ?#?\d+)?[^\w\n]*$"
 _INPUT = re.compile(_LABEL.format("input"))
@@ -35,15 +39,20 @@ _FOR_OUTPUT = re.compile(
     r"(?is)\bfor\s+([^\n]{1,300}?),?\s+the\s+(?:output|answer|result)\s+should\s+be\s*"
     r"(?:`?[\w.]+\([^()\n]*\)\s*=\s*)?"
 )
-_ARROW = re.compile(r"={1,2}>|-+>|[→➞⟶⇒]")
+_ARROW = re.compile(r"=+>|-+>|[→➞⟶⇒]")
 _BULLET = re.compile(r"^\s*(?:[*•]|-(?=\s)|\d+[.)](?=\s))?\s*")
-
-Example = tuple[list[Any], Any]  # (the arguments, the answer)
 
 
 def call_examples(statement: str) -> list[Example]:
     """Every worked example of a call the statement shows, as (arguments, answer) values."""
-    return [*_calls(statement), *_labelled(statement), *_codesignal(statement), *_arrow_lines(statement)]
+    values = Values(statement)
+    return [
+        *_calls(values),
+        *_labelled(values),
+        *_codesignal(values),
+        *_arrow_lines(values),
+        *table_examples(statement),
+    ]
 
 
 def shows_call(examples: Sequence[Example], arguments: Any, expected: Any) -> bool:
@@ -60,136 +69,91 @@ def shows_call(examples: Sequence[Example], arguments: Any, expected: Any) -> bo
     )
 
 
-def same(a: Any, b: Any) -> bool:
-    """Equal as data: a tuple equals a list, 2 equals 2.0, but True is not 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[key], b[key]) for key in a)
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    return type(a) is type(b) and a == b
-
-
-def arguments_of(text: str) -> list[Any] | None:
-    """`text` read as a call's argument list (`[1,2], 3`, `nums = [1,2], k = 3`), or None."""
-    source = _STRING_OR_JS_WORD.sub(lambda m: m.group(1) or _JS_WORDS[m.group(2)], text)
-    try:
-        node = ast.parse(f"_({source}\n)", mode="eval").body
-        if not isinstance(node, ast.Call) or any(k.arg is None for k in node.keywords):
-            return None
-        return [ast.literal_eval(a) for a in node.args] + [ast.literal_eval(k.value) for k in node.keywords]
-    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
-        return None
-
-
-def literal_at(text: str, start: int) -> list[Any] | None:
-    """The one value written at `start` (`[ 1, 2 ]`, `'ab'`, `-3.5`, `true`) as `[value]`, or None."""
-    if text[start : start + 1] in ("[", "(", "{", '"', "'"):
-        end = _closing(text, start)
-    else:
-        match = _SCALAR.match(text, start)
-        end = match.end() if match else -1
-    if end < 0:
-        return None
-    values = arguments_of(text[start:end])
-    return values if values is not None and len(values) == 1 else None
-
-
-def _closing(text: str, start: int) -> int:
-    """The end of the bracketed or quoted value that opens at `start`, or -1."""
-    pairs = {"[": "]", "(": ")", "{": "}"}
-    stack: list[str] = []
-    quote = ""
-    at = start
-    for at in range(start, min(len(text), start + MAX_LITERAL_CHARS)):
-        char = text[at]
-        if quote:
-            if char == "\\":
-                continue
-            if char == quote and text[at - 1] != "\\":
-                quote = ""
-                if not stack:
-                    return at + 1
-        elif char in "\"'":
-            quote = char
-        elif char in pairs:
-            stack.append(pairs[char])
-        elif char in ")]}":
-            if not stack or stack.pop() != char:
-                return -1
-            if not stack:
-                return at + 1
-    return -1
-
-
-def _calls(text: str) -> list[Example]:
+def _calls(values: Values) -> list[Example]:
     """`f(args) == answer` (or `=>`, `returns`, ...), a doctest's next line, `assert_equals(f(args), ans)`."""
+    text = values.text
     found = []
     for match in _CALL.finditer(text):
-        end = _closing(text, match.end() - 1)
+        end = values.closing(match.end() - 1)
         arguments = arguments_of(text[match.end() : end - 1]) if end > 0 else None
         if not arguments:
             continue
-        separator = _SEPARATOR.match(text, end)
+        if _PRINT_BEFORE.search(text, max(0, match.start() - 20), match.start()):
+            closing = _PRINT_AFTER.match(text, end)
+            end = closing.end() if closing else end
+        separator = _SEPARATOR.match(text, end, end + MAX_SEPARATOR_CHARS + 1)  # a longer gap is none
         assert separator is not None  # it matches the empty string
         gap = separator.group()
         after = separator.end()
-        if not gap.strip() and "\n" not in gap:  # `f(1) 2` is no example; `f(1), 2` only in an assert
+        bare = gap.removeprefix(";")  # `f(1); 2` is no example either
+        if not bare.strip() and "\n" not in bare:  # `f(1) 2` is no example; `f(1), 2` only in an assert
             comma = re.compile(r"\s*,\s*").match(text, end)
             if comma is None or not _ASSERT_BEFORE.search(text, max(0, match.start() - 40), match.start()):
                 continue
             after = comma.end()
         if len(gap) > MAX_SEPARATOR_CHARS:
             continue
-        answer = literal_at(text, after)
+        answer = values.literal_at(after)
         if answer is not None:
             found.append((arguments, answer[0]))
     return found
 
 
-def _labelled(text: str) -> list[Example]:
+def _labelled(values: Values) -> list[Example]:
     """`Input: x = 4` then `Output: 2`, with no other Input between them."""
+    text = values.text
     found = []
     inputs = list(_INPUT.finditer(text))
+    outputs = list(_OUTPUT.finditer(text))
+    output_starts = [output.start() for output in outputs]
     for index, label in enumerate(inputs):
-        output = _OUTPUT.search(text, label.end())
+        # the first Output label after this Input label, found by bisection: a search to the end of
+        # the text for every label was quadratic (red team 15 R5: 8,000 labels, 11 s)
+        first = bisect.bisect_left(output_starts, label.end())
         following = inputs[index + 1].start() if index + 1 < len(inputs) else len(text)
-        if output is None or output.start() > following:
+        if first == len(outputs) or output_starts[first] > following:
             continue
+        output = outputs[first]
         arguments = _segment_arguments(text[label.end() : output.start()])
-        answer = literal_at(text, _skip_markup(text, output.end()))
+        answer = values.literal_at(_skip_markup(text, output.end()))
         if arguments and answer is not None:
             found.append((arguments, answer[0]))
     return found
 
 
-def _codesignal(text: str) -> list[Example]:
+def _codesignal(values: Values) -> list[Example]:
     """`For n = 3, the output should be f(n) = 6.`"""
+    text = values.text
     found = []
     for match in _FOR_OUTPUT.finditer(text):
         arguments = _segment_arguments(re.sub(r"\s+and\s+", ", ", match.group(1)))
-        answer = literal_at(text, _skip_markup(text, match.end()))
+        answer = values.literal_at(_skip_markup(text, match.end()))
         if arguments and answer is not None:
             found.append((arguments, answer[0]))
     return found
 
 
-def _arrow_lines(text: str) -> list[Example]:
+def _arrow_lines(values: Values) -> list[Example]:
     """A line that is only `arguments -> answer` (`"abcde" -> 0`, `* [1, 2] ➞ 3`)."""
     found = []
-    for line in text.splitlines():
+    for line in values.text.splitlines():
         line = _BULLET.sub("", line.replace("`", ""), count=1)
         arrow = _ARROW.search(line)
         if arrow is None:
             continue
-        arguments = arguments_of(line[: arrow.start()])
         answer = literal_at(line, _skip_markup(line, arrow.end()))
-        if arguments and answer is not None:
-            found.append((arguments, answer[0]))
+        if answer is not None:
+            found.extend((arguments, answer[0]) for arguments in _left_sides(line[: arrow.start()]))
     return found
+
+
+def _left_sides(left: str) -> list[list[Any]]:
+    """An arrow line's arguments: `(3, 4)` is a tuple or two arguments (red team 15 R3)."""
+    readings = [arguments_of(left)]
+    left = left.strip()
+    if left.startswith("(") and Values(left).closing(0) == len(left):
+        readings.append(arguments_of(left[1:-1]))
+    return [arguments for arguments in readings if arguments]
 
 
 def _segment_arguments(segment: str) -> list[Any] | None:

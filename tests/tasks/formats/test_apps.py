@@ -263,6 +263,22 @@ def test_a_row_whose_every_case_the_statement_shows_is_skipped(tmp_path: Path) -
         assert skipped == {"10": "every judged case is shown in the prompt (its statement or its examples)"}
 
 
+def test_a_row_whose_examples_hold_blank_lines_is_skipped(tmp_path: Path) -> None:
+    """Red team 15 R2: "each test case is preceded by an empty line" prints the examples with blank
+    lines; judged on them alone, a table of their answers passed with full reward."""
+    row = next(r for r in read_rows(APPS) if str(r["problem_id"]) == "10")
+    inputs, outputs = ["2\n\n3\n1 2 3\n\n2\n5 5\n", "1\n\n4\n1 1 1 1\n"], ["6\n10\n", "4\n"]
+    question = (
+        "Each test case is preceded by an empty line. Print the sum of each test case.\n\n"
+        f"-----Examples-----\nInput\n{inputs[0]}\nOutput\n{outputs[0]}\nInput\n{inputs[1]}\nOutput\n{outputs[1]}"
+    )
+    shown = {**row, "question": question, "input_output": json.dumps({"inputs": inputs, "outputs": outputs})}
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps(shown) + "\n")
+    tasks, skipped = read_tasks("apps", source)
+    assert not tasks and list(skipped) == ["10"]
+
+
 def call_row(problem_id: int, question: str, fn_name: str, inputs: list, outputs: list) -> dict:
     io = {"fn_name": fn_name, "inputs": inputs, "outputs": outputs}
     return {
@@ -311,3 +327,26 @@ def test_a_call_row_whose_hidden_cases_only_occur_in_prose_is_kept(tmp_path: Pat
     source.write_text(json.dumps(row) + "\n")
     tasks, skipped = read_tasks("apps", source)
     assert not skipped and len(tasks["3"].cases.cases) == 5
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "square(3) ==> 9\nsquare(10) ==> 100\n",
+        "square(3); // => 9\nsquare(10); // => 100\n",
+        "print(square(3))  # 9\nprint(square(10))  # 100\n",
+        "| n | square(n) |\n|---|---|\n| 3 | 9 |\n| 10 | 100 |\n",
+    ],
+    ids=["==>", "; // =>", "print", "table"],
+)
+def test_call_rows_of_codewars_spellings_are_skipped(body: str, tmp_path: Path) -> None:
+    """Red team 15 R3: these spellings were not read, so the row was kept and a table passed."""
+    question = f"Return the square of n.\n\nExamples:\n```\n{body}```\n"
+    rows = [
+        call_row(1, question, "square", [[3], [10]], [[9], [100]]),
+        call_row(2, question, "square", [[3], [10], [7]], [[9], [100], [49]]),  # 7 -> 49 is not shown
+    ]
+    source = tmp_path / "rows.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    tasks, skipped = read_tasks("apps", source)
+    assert list(tasks) == ["2"] and list(skipped) == ["1"]

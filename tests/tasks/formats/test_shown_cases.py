@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from codegym.tasks.cases import Case, CaseSuite
@@ -119,3 +121,127 @@ def test_one_examples_output_and_the_next_examples_input_are_no_example() -> Non
     cases = stdio(("rock\n", "paper\n"), ("scissors\n", "rock\n"), ("paper\n", "scissors\n"))
     assert shown_case_indexes(text, cases, None) == [0, 1]
     assert shown_case_indexes(text, stdio(("rock\n", "rock\n")), None) == []  # Sample Output 2's rock
+
+
+BLANK_LINES = (
+    "Each test case is preceded by an empty line. Print the sum of each test case.\n\n"
+    "-----Examples-----\nInput\n2\n\n3\n1 2 3\n\n2\n5 5\n\nOutput\n6\n10\n\n"
+    "Input\n1\n\n4\n1 1 1 1   \n\nOutput\n4\n"
+)
+
+
+def test_an_example_with_blank_lines_is_shown_as_the_statement_prints_it() -> None:
+    """Red team 15 R2: blank lines (and trailing spaces) count alike in the case and the statement."""
+    cases = stdio(("2\n\n3\n1 2 3\n\n2\n5 5\n", "6\n10\n"), ("1\n\n4\n1 1 1 1\n", "4\n"))
+    assert shown_case_indexes(BLANK_LINES, cases, None) == [0, 1]
+    packed = stdio(("2\n3\n1 2 3\n2\n5 5\n", "6\n10\n"))  # the same example without its blank lines
+    assert every_case_shown(BLANK_LINES, packed, None)
+    answers = "Example\nInput\n1\n\nOutput\nYES\n\nNO\n"
+    assert every_case_shown(answers, stdio(("1\n", "YES\n\nNO\n")), None)
+
+
+def test_skipping_blank_lines_never_joins_two_examples() -> None:
+    assert not every_case_shown(BLANK_LINES, stdio(("2\n5 5\n", "4\n")), None)  # 2 5 5 is not example 2's
+    assert not every_case_shown(BLANK_LINES, stdio(("5 5\n1\n", "4\n")), None)  # across Output/Input
+    assert not every_case_shown(BLANK_LINES, stdio(("2\n\n3\n1 2 3\n\n2\n5 5\n", "6\n10\n4\n")), None)
+
+
+def test_a_long_output_block_is_shown() -> None:
+    """The window bounds where the output starts, not where it ends."""
+    answers = "".join(f"{n}\n" for n in range(30))
+    text = f"Example\nInput\n30\n\nOutput\n{answers}"
+    assert every_case_shown(text, stdio(("30\n", answers)), None)
+
+
+SQUARE = call("square", ((3,), 9), ((10,), 100), ((7,), 49))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "square(3) ==> 9\nsquare(10) ==> 100\nsquare(7) ==> 49\n",
+        "square(3) ===> 9\nsquare(10) ===> 100\nsquare(7) ===> 49\n",
+        "square(3); // => 9\nsquare(10); // => 100\nsquare(7); // => 49\n",
+        "square(3); // 9\nsquare(10); // 100\nsquare(7); // 49\n",
+        "print(square(3))  # 9\nprint(square(10))  # 100\nprint(square(7))  # 49\n",
+        "square(3) is equal to 9\nsquare(10) is equal to 100\nsquare(7) should be equal to 49\n",
+        "| n | square(n) |\n|---|---|\n| 3 | 9 |\n| 10 | 100 |\n| `7` | `49` |\n",
+        "Input | Output\n:--- | ---:\n3 | 9\n10 | 100\n7 | 49\n",
+        "3 ==> 9\n10 ===> 100\n7 => 49\n",
+    ],
+    ids=[
+        "==>",
+        "===>",
+        "; // =>",
+        "; // answer",
+        "print # answer",
+        "is equal to",
+        "md table",
+        "bare table",
+        "arrows",
+    ],
+)
+def test_codewars_spellings_of_a_call_example_are_shown(body: str) -> None:
+    """Red team 15 R3."""
+    text = f"Write a function `square` that returns the square of n.\n\nExamples:\n```\n{body}```\n"
+    assert shown_case_indexes(text, SQUARE, None) == [0, 1, 2]
+
+
+def test_a_parenthesised_left_side_is_also_an_argument_list() -> None:
+    text = "Examples:\n(3, 4) -> 7\n(10, 5) -> 15\n"
+    assert every_case_shown(text, call("add", ((3, 4), 7), ((10, 5), 15)), None)
+    assert every_case_shown(text, call("add_pair", (((3, 4),), 7), (((10, 5),), 15)), None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "square(3); square(4); 9 and 16",  # a `;` ends the example
+        "print(square(3)) prints a number; 9 is one",
+        "square(3) is called first; the answer is 9",
+        "| n | note |\n|---|---|\n| 3 | odd |\n| 4 | 9 |\n",  # 9 is in another row
+        "| 3 | 9 |\n| 4 | 16 |\n",  # no header and delimiter row: no table
+        "(3) is odd -> 9 is odd",
+    ],
+)
+def test_the_new_spellings_still_need_one_example(text: str) -> None:
+    assert shown_case_indexes(text, call("square", ((3,), 9)), None) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Input: 1\n" * 8000 + "Output: 2\n",
+        "f(" * 8000,
+        "f(" + "[" * 8000,
+        "f(1) == (" * 4000,
+        "Input: [1,\n" * 4000 + "Output: [2]\n",
+        "| a | b |\n|---|---|\n" + "| [1, | 2 |\n" * 4000,
+        "| a | b |\n" + "|---|---|\n" * 8000,
+        "(1, 2) -> [\n" * 4000,
+    ],
+    ids=["labels", "calls", "brackets", "open-answers", "open-labels", "table", "delimiters", "arrows"],
+)
+def test_a_pathological_call_statement_is_read_in_well_under_a_second(text: str) -> None:
+    """Red team 15 R5: 8,000 `Input:` labels took 11 s, `f(` x 8,000 2.4 s."""
+    cases = call("f", *(((n,), n + 1) for n in range(300)))
+    started = time.perf_counter()
+    every_case_shown(text, cases, None)
+    assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Input\n" + "1\n" * 5000 + "Output\n2\n",
+        "Input\n" + "1\n\n" * 20000 + "Output\n",
+        "1\n" * 5000 + "2\n" * 5000,
+    ],
+    ids=["repeated", "blank-separated", "unlabelled"],
+)
+def test_a_pathological_stdio_statement_is_read_in_well_under_a_second(text: str) -> None:
+    """Red team 15 R5: the statement was read again for every case (300 cases x 5,000 lines: 1.1 s)."""
+    cases = stdio(*((f"1\n{n}\n" if n % 2 else "1\n", "2\n") for n in range(300)))
+    started = time.perf_counter()
+    every_case_shown(text, cases, None)
+    assert time.perf_counter() - started < 0.5
