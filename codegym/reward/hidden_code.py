@@ -80,13 +80,26 @@ def _builds(node: ast.AST, resolver: Resolver) -> bool:
     refers = resolver.refers(node)
     if not refers:
         return False
-    if any(name.startswith(_RUNS_CODE) for name in refers):
-        return True
     parent = resolver.parent.get(node)
     called = isinstance(parent, ast.Call) and parent.func is node
+    if called and "builtins.compile" in refers and not _can_be_builtin_compile(parent):
+        refers = refers - {"builtins.compile"}  # `from re import *`: compile(pattern) is re.compile
+    if any(name.startswith(_RUNS_CODE) for name in refers):
+        return True
     if called and refers & _CONSTRUCTORS:
         return True
     return bool(refers & _STRING_RUNNERS) and _runs_a_written_string(node, parent, resolver)
+
+
+def _can_be_builtin_compile(call: ast.Call) -> bool:
+    """The builtin `compile` takes a source, a filename and a mode: a call with fewer (and no
+    `filename`/`mode` keyword, no `*`/`**` unpacking) raises TypeError if it is the builtin, so it is
+    another `compile` (a star import's `re.compile`, audit 16 S3)."""
+    if any(isinstance(argument, ast.Starred) for argument in call.args):
+        return True
+    if any(k.arg is None or k.arg in ("filename", "mode") for k in call.keywords):
+        return True
+    return len(call.args) >= 3
 
 
 def _runs_a_written_string(node: ast.AST, parent: ast.AST | None, resolver: Resolver) -> bool:

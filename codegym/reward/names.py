@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-import importlib
 import re
-import sys
 from collections.abc import Iterable
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -24,31 +22,6 @@ _PATH_JOINS = frozenset(
 _DEPTH = 24
 
 Binding = tuple  # ("import", qualified name) | ("value", expression, scope) | ("opaque",)
-# builtins that build or run code: after a star import of a module nobody can look at, these may be
-# the module's own
-_SHADOWABLE = frozenset({"exec", "eval", "compile", "__import__", "getattr", "vars", "globals"})
-# stdlib modules whose import does something besides defining names
-_UNSAFE_TO_IMPORT = frozenset(
-    {"antigravity", "this", "idlelib", "turtle", "turtledemo", "tkinter", "__main__"}
-)
-
-
-def _star_exports(module: str) -> frozenset[str] | None:
-    """The names `from module import *` binds, for a module already loaded here or a stdlib module
-    (imported here to read them); None for any other (a third-party or the program's own module)."""
-    top = module.partition(".")[0]
-    loaded = sys.modules.get(module)
-    if loaded is None:
-        if top not in sys.stdlib_module_names or top in _UNSAFE_TO_IMPORT:
-            return None
-        try:
-            loaded = importlib.import_module(module)
-        except Exception:
-            return None
-    declared = getattr(loaded, "__all__", None)
-    if isinstance(declared, (list, tuple)) and all(isinstance(name, str) for name in declared):
-        return frozenset(declared)
-    return frozenset(name for name in vars(loaded) if not name.startswith("_"))
 
 
 class _Scope:
@@ -211,14 +184,11 @@ class Binder(ast.NodeVisitor):
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
         for alias in node.names:
+            # a star import binds nothing here: what it binds is not in the text, and importing the
+            # module to find out would run code in this (the reward's) process (red team 17, T2);
+            # `from re import *` then `compile(pattern)` is told apart by its call (hidden_code)
             if alias.name != "*":
                 self.bind(alias.asname or alias.name, ("import", f"{module}.{alias.name}"))
-                continue
-            # `from re import *` shadows the builtin `compile` (audit 16, S3): bind the builtin names
-            # the module exports; a module that cannot be looked at may shadow any of them
-            exported = _star_exports(module) if node.level == 0 else None
-            for name in _SHADOWABLE if exported is None else exported & _BUILTIN_NAMES:
-                self.bind(name, ("import", f"{module}.{name}") if exported is not None else ("opaque",))
 
     def visit_MatchAs(self, node: ast.AST) -> None:
         self.generic_visit(node)

@@ -591,7 +591,31 @@ def work():
 """
 
 
-@pytest.mark.parametrize("program", [SIGCHLD_HANDLER, SIGCHLD_IGNORED], ids=["handler", "ignored"])
+# red team 17, T3: a blocking read in C code was cut (EINTR) by the child's exit; a fresh program saw
+# CPython's no-op handler, not SIG_DFL
+SIGCHLD_C_READ = """
+import ctypes, os, signal, threading, time
+
+
+def work():
+    assert signal.getsignal(signal.SIGCHLD) == signal.SIG_DFL
+    libc = ctypes.CDLL(None, use_errno=True)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(0.1)
+        os._exit(0)
+    threading.Timer(0.4, os.write, (w, b"x")).start()
+    buffer = ctypes.create_string_buffer(1)
+    count = libc.read(r, buffer, 1)
+    os.waitpid(pid, 0)
+    return count
+"""
+
+
+@pytest.mark.parametrize(
+    "program", [SIGCHLD_HANDLER, SIGCHLD_IGNORED, SIGCHLD_C_READ], ids=["handler", "ignored", "c-read"]
+)
 def test_a_programs_sigchld_handler_runs_and_sig_ign_is_quiet(
     local_backend: LocalBackend, program: str
 ) -> None:

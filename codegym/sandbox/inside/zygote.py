@@ -345,7 +345,12 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
         # changes CPython's table and runs; SIG_IGN or SA_NOCLDWAIT, which would have the kernel reap
         # the program's children unmeasured, never reach the kernel
         signal.signal(signal.SIGCHLD, _child_exited)
+        # with SA_RESTART, as under SIG_DFL no blocking call (in C code too) is cut by a child's exit
+        signal.siginterrupt(signal.SIGCHLD, False)
         zygote.install_sigchld_filter()
+        # CPython's table says SIG_DFL, as in any fresh interpreter (the filter keeps the C handler);
+        # CPython reports each caught SIGCHLD then as a race, a report dropped here
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         sys.unraisablehook = _quiet_sigchld_race
     else:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)

@@ -219,11 +219,27 @@ def test_the_new_spellings_still_need_one_example(text: str) -> None:
         "| a | b |\n|---|---|\n" + "| [1, | 2 |\n" * 4000,
         "| a | b |\n" + "|---|---|\n" * 8000,
         "(1, 2) -> [\n" * 4000,
+        "Write f.\n" + " " * 40000 + "x\n",
+        "Write f.\n|-|" + " " * 40000 + "x\n",
+        "Write f.\n|" + " -" * 20000 + " x\n",
     ],
-    ids=["labels", "calls", "brackets", "open-answers", "open-labels", "table", "delimiters", "arrows"],
+    ids=[
+        "labels",
+        "calls",
+        "brackets",
+        "open-answers",
+        "open-labels",
+        "table",
+        "delimiters",
+        "arrows",
+        "blanks",
+        "delimiter-then-blanks",
+        "spaced-dashes",
+    ],
 )
 def test_a_pathological_call_statement_is_read_in_well_under_a_second(text: str) -> None:
-    """Red team 15 R5: 8,000 `Input:` labels took 11 s, `f(` x 8,000 2.4 s."""
+    """Red team 15 R5: 8,000 `Input:` labels took 11 s, `f(` x 8,000 2.4 s; red team 17 T5: a line of
+    40,000 blanks took 18 s in the table reader."""
     cases = call("f", *(((n,), n + 1) for n in range(300)))
     started = time.perf_counter()
     every_case_shown(text, cases, None)
