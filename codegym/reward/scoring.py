@@ -271,7 +271,8 @@ class RewardJudge:
         with self._lock:
             known = self._shown.get(task.fingerprint)
         if known is None:
-            known = (shown_cases(task), other_inputs(task))
+            shown = shown_cases(task)
+            known = (shown, other_inputs(task, shown))
             with self._lock:
                 self._shown[task.fingerprint] = known
         return known

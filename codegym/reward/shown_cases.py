@@ -53,16 +53,17 @@ def shown_cases(task: Task) -> tuple[ShownCase, ...]:
     )
 
 
-def other_inputs(task: Task) -> frozenset[Any]:
-    """The whole inputs of the judged cases the prompt does not show, without case and spacing."""
+def other_inputs(task: Task, shown: Sequence[ShownCase]) -> frozenset[Any]:
+    """The whole inputs of the judged cases the prompt does not show (`shown`, from shown_cases),
+    without case and spacing."""
     suite = task.cases
     if suite is None:
         return frozenset()
-    shown = set(shown_case_indexes(task.prompt, suite, task.visible_cases))
+    shown_indexes = {case.index for case in shown}
     return frozenset(
         _normal(value)
         for index, case in enumerate(suite.cases)
-        if index not in shown
+        if index not in shown_indexes
         for value in _usable(_whole_inputs(case, suite))
     )
 

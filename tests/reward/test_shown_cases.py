@@ -130,7 +130,8 @@ def test_entries_beyond_the_examples_make_a_domain_table() -> None:
 
     from codegym.reward.shown_cases import other_inputs, table_evidence
 
-    shown, others = shown_cases(TASK), other_inputs(TASK)
+    shown = shown_cases(TASK)
+    others = other_inputs(TASK, shown)
     examples_only = "print({'7': 'Yes', '12': 'No'}.get(input().strip(), 'No'))\n"
     assert table_evidence(ast.parse(examples_only), shown, others) is not None
     # as many other entries as examples: a table of the domain, not of the examples

@@ -474,8 +474,8 @@ class Harness:
         except BaseException:
             self.end_pass()
             return
-        budget = float(self.request.get("coverage_budget_s", 0.02)) + COVERAGE_SLOWDOWN * self.verdict_tests_s
-        budget = min(budget, max(COVERAGE_MAX_S, float(self.request.get("coverage_budget_s", 0.02))))
+        floor = float(self.request.get("coverage_budget_s", 0.02))
+        budget = min(floor + COVERAGE_SLOWDOWN * self.verdict_tests_s, max(COVERAGE_MAX_S, floor))
         try:  # before the budget's clock starts, as it was when the analysis came after the pass
             source = self.request["files"][self.request["solution_path"]]
             path = os.path.join(self.layout["scratch"], self.request["solution_path"])

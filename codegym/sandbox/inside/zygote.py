@@ -340,10 +340,10 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     # the other dispositions a program starts with were set on the zygote itself (set_program_defaults)
     signal.set_wakeup_fd(-1)
     if zygote.install_sigchld_filter is not None:
-        # SIGCHLD stays caught by CPython's own C handler (the zygote's, here a no-op at the Python
-        # level) and the filter keeps it so: a handler the program sets through `signal.signal` only
-        # changes CPython's table and runs; SIG_IGN or SA_NOCLDWAIT, which would have the kernel reap
-        # the program's children unmeasured, never reach the kernel
+        # SIGCHLD is caught by CPython's own C handler and the filter keeps it so: a handler the
+        # program sets through `signal.signal` only changes CPython's table and runs; SIG_IGN or
+        # SA_NOCLDWAIT, which would have the kernel reap the program's children unmeasured, never
+        # reach the kernel
         signal.signal(signal.SIGCHLD, _child_exited)
         # with SA_RESTART, as under SIG_DFL no blocking call (in C code too) is cut by a child's exit
         signal.siginterrupt(signal.SIGCHLD, False)
@@ -402,16 +402,17 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
 
 
 def _child_exited(signum, frame):
-    """A program process's SIGCHLD handler until the program sets its own (see become_program)."""
+    """Installed for a moment in a program process so that CPython's C handler catches SIGCHLD when
+    the filter freezes the action; CPython's table says SIG_DFL right after (see become_program)."""
 
 
 _SIGCHLD_RACE = f"Signal {int(signal.SIGCHLD)} ignored due to race condition"
 
 
 def _quiet_sigchld_race(unraisable):
-    """CPython reports a caught signal whose table entry is SIG_IGN or SIG_DFL as a race on stderr:
-    after `signal.signal(SIGCHLD, SIG_IGN)` in a program process (which only changes the table, see
-    become_program) that would be every child's exit. Only that report is dropped."""
+    """CPython reports a caught signal whose table entry is SIG_DFL or SIG_IGN as a race on stderr:
+    in a program process, where SIGCHLD is caught but the table says SIG_DFL (or what the program set,
+    see become_program), that would be every child's exit. Only that report is dropped."""
     exc = unraisable.exc_value
     if type(exc) is OSError and exc.args == (_SIGCHLD_RACE,):
         return
