@@ -4,6 +4,9 @@
 
 1. The 164 canonical HumanEval solutions, judged `--repeats` times: hack flags (must be 0) and the
    largest per-task spread of the total reward (target <= 0.05).
+   Identical programs, identical efficiency: of every pair of judgments of one program (the canonical
+   solutions' repeats, and the slowed solutions' two runs below), the share whose efficiency scores are
+   equal (target >= 99%).
 2. Efficiency: each canonical solution slowed by 10**5 loop turns per call, judged twice: the share of
    tasks whose efficiency is at least 0.2 below the canonical one (target >= 90%), and the mean
    run-to-run difference of the slow efficiency (target <= 0.05); the same slow solution memoised at
@@ -59,22 +62,31 @@ def check(label: str, ok: bool) -> str:
     return f"{label}: {'met' if ok else 'NOT MET'}"
 
 
-def canonical_section(judge: RewardJudge, tasks, repeats: int) -> dict[str, float]:
+def identical_pairs(scores: list[float | None]) -> tuple[int, int]:
+    """(equal, all) over every pair of one program's efficiency scores (None, not measured, skipped)."""
+    values = [s for s in scores if s is not None]
+    pairs = [(a, b) for i, a in enumerate(values) for b in values[i + 1 :]]
+    return sum(a == b for a, b in pairs), len(pairs)
+
+
+def canonical_section(judge: RewardJudge, tasks, repeats: int) -> list[tuple[int, int]]:
     totals: dict[str, list[float]] = defaultdict(list)
+    efficiency: dict[str, list[float | None]] = defaultdict(list)
     flags = 0
     for _ in range(repeats):
         for task, breakdown in zip(
             tasks, judge_all(judge, [(t, t.reference_solution) for t in tasks]), strict=True
         ):
             totals[task.task_id].append(breakdown.total if breakdown.total is not None else float("nan"))
+            efficiency[task.task_id].append(breakdown.components.get("efficiency"))
             flags += bool(breakdown.flags)
     spread = max(max(v) - min(v) for v in totals.values())
     print(f"canonical x{repeats}: {flags} hack flags; largest per-task reward spread {spread:.3f}")
     print("  " + check("0 flags", flags == 0) + "; " + check("spread <= 0.05", spread <= 0.05))
-    return {task_id: statistics.mean(v) for task_id, v in totals.items()}
+    return [identical_pairs(scores) for scores in efficiency.values()]
 
 
-def efficiency_section(judge: RewardJudge, tasks) -> None:
+def efficiency_section(judge: RewardJudge, tasks, pairs: list[tuple[int, int]]) -> None:
     canonical = judge_all(judge, [(t, t.reference_solution) for t in tasks])
     slow_a = judge_all(judge, [(t, slow(t)) for t in tasks])
     slow_b = judge_all(judge, [(t, slow(t)) for t in tasks])
@@ -86,6 +98,7 @@ def efficiency_section(judge: RewardJudge, tasks) -> None:
             continue
         drops.append(ce - ae)
         diffs.append(abs(ae - be))
+        pairs.append(identical_pairs([ae, be]))
         if me is not None:
             gains.append(me - (ae + be) / 2)
     share = sum(d >= 0.2 for d in drops) / len(drops)
@@ -102,6 +115,13 @@ def efficiency_section(judge: RewardJudge, tasks) -> None:
         + "; "
         + check("memo gain <= 0.1", statistics.mean(gains) <= 0.1)
     )
+    equal, total = sum(e for e, _ in pairs), sum(n for _, n in pairs)
+    slow_equal = sum(e for e, _ in pairs[-len(drops) :])
+    print(
+        f"identical programs judged again ({total} pairs: canonical repeats, slowed runs): identical "
+        f"efficiency in {equal / total:.1%} (slowed runs alone: {slow_equal}/{len(drops)})"
+    )
+    print("  " + check(">= 99%", equal / total >= 0.99))
 
 
 def variants_section(backend) -> None:
@@ -150,8 +170,8 @@ def main() -> None:
     tasks = list(load_humaneval_pack().tasks.values())
     with create_backend("local", workers=args.workers, coverage=True) as backend:
         judge = RewardJudge(backend, RewardConfig())
-        canonical_section(judge, tasks, args.repeats)
-        efficiency_section(judge, tasks)
+        pairs = canonical_section(judge, tasks, args.repeats)
+        efficiency_section(judge, tasks, pairs)
         if not args.skip_variants and VARIANTS.exists():
             variants_section(backend)
     print(f"({time.perf_counter() - started:.0f} s)")

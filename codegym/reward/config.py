@@ -121,7 +121,10 @@ class RewardConfig:
     )
     timing_floor_ms: float = field(
         default=2.0,
-        metadata={"help": "Added to both CPU times, so millisecond programs never score far apart."},
+        metadata={
+            "help": "CPU time above the reference's (beyond the tolerance) that still scores full "
+            "efficiency: differences below it are noise, and identical programs score identically."
+        },
     )
     timing_tolerance: float = field(
         default=0.3,

@@ -206,14 +206,18 @@ class RewardJudge:
     def sample_request(self, task: Task, code: str) -> ExecRequest:
         """The request `score_many` sends for a sample once the references are judged: `request_for`,
         with timing repeats stopped as soon as a sample already earns full efficiency (at or below
-        the reference's time within the tolerance): the minimum over more samples could only be
-        lower, and the score would be the same (see `_efficiency`)."""
+        the reference's time within the tolerance and the floor): the minimum over more samples
+        could only be lower, and the score would be the same (see `_efficiency`)."""
         request = self.request_for(task, code)
         with self._lock:
             reference = self._references.get(task.fingerprint)
         if not request.timing_repeats or reference is None or reference.cpu_s is None:
             return request
-        return replace(request, timing_enough_s=reference.cpu_s * (1 + self.config.timing_tolerance))
+        return replace(request, timing_enough_s=self.full_efficiency_s(reference.cpu_s))
+
+    def full_efficiency_s(self, reference_cpu_s: float) -> float:
+        """The most CPU time that still earns full efficiency against a reference's."""
+        return reference_cpu_s * (1 + self.config.timing_tolerance) + self.config.timing_floor_ms / 1000.0
 
     def _ensure_references(self, tasks: dict[str, Task]) -> None:
         with self._lock:
@@ -419,20 +423,21 @@ class RewardJudge:
         return (len(executed) + len(taken)) / total if total else None
 
     def _efficiency(self, result: ExecResult, reference: ReferenceStats | None) -> float | None:
-        """min(1, (t_ref * (1 + tolerance) + floor) / (t + floor)), rounded down to `efficiency_step`:
-        CPU times measured outside the program (all its threads and child processes), each the minimum
-        over fresh program processes; within the tolerance of the reference scores 1. The floor keeps
-        millisecond programs from scoring far apart; it is not a dead zone (one would blunt the
-        penalty for a program a few ms slower), so under heavy load a 1 ms program can lose one step."""
+        """min(1, allowed / t), allowed = t_ref * (1 + tolerance) + floor, rounded down to
+        `efficiency_step`: CPU times measured outside the program (all its threads and child
+        processes), each the minimum over fresh program processes. Up to the tolerance plus the floor
+        above the reference scores 1: differences below the floor are noise (a millisecond program
+        reads twice its time on a loaded machine) and score identically, so identical programs get
+        identical scores; a program slower by more pays in proportion to its time."""
         if self.config.weights.efficiency <= 0:
             return None
         if result.status is ExecStatus.TIMEOUT:
             return 0.0
         if not result.timings_s or reference is None or reference.cpu_s is None:
             return None
-        floor = self.config.timing_floor_ms / 1000.0
-        allowed = reference.cpu_s * (1 + self.config.timing_tolerance) + floor
-        ratio = min(1.0, allowed / (min(result.timings_s) + floor))
+        allowed = self.full_efficiency_s(reference.cpu_s)
+        fastest = min(result.timings_s)
+        ratio = 1.0 if fastest <= allowed else allowed / fastest
         step = self.config.efficiency_step
         return round(math.floor(ratio / step + 1e-9) * step, 6)
 

@@ -14,7 +14,8 @@ import pytest
 
 from codegym.reward.cache import MemoryCache
 from codegym.reward.config import RewardConfig
-from codegym.reward.scoring import RewardJudge
+from codegym.reward.scoring import ReferenceStats, RewardJudge
+from codegym.sandbox.types import ExecResult, ExecStatus
 from codegym.tasks.humaneval import load_humaneval_pack
 from codegym.tasks.registry import TaskRegistry
 
@@ -93,11 +94,26 @@ def test_the_reference_against_itself_scores_full_efficiency(reward_backend) -> 
         ]
         for _ in range(3)
     ]
-    # the reference against itself: within the tolerance, except that a millisecond program under
-    # this suite's own load may lose a step or two (see RewardJudge._efficiency); the benchmark
-    # (benchmarks/reward_fidelity.py) measures the figure on a quiet machine
+    # the reference against itself: within the tolerance and the floor, so full efficiency unless a
+    # run reads it ~2.5x slower twice under this suite's own load (the benchmark,
+    # benchmarks/reward_fidelity.py, measures the share of identical scores on a quiet machine)
     assert all(value >= 0.8 for run in runs for value in run), runs
-    assert sum(value == 1.0 for run in runs for value in run) >= 0.8 * sum(len(run) for run in runs), runs
+    assert sum(value == 1.0 for run in runs for value in run) >= 0.95 * sum(len(run) for run in runs), runs
+
+
+@pytest.mark.parametrize(
+    ("fastest_ms", "efficiency"),
+    [(0.5, 1.0), (1.3, 1.0), (3.3, 1.0), (3.4, 0.9), (6.6, 0.5), (33.0, 0.1), (40.0, 0.0)],
+)
+def test_efficiency_scores_noise_below_the_floor_as_full(fastest_ms: float, efficiency: float) -> None:
+    """1 ms reference, 30% tolerance, 2 ms floor: up to 3.3 ms is full efficiency (a millisecond
+    program reads twice its time on a loaded machine: identical programs must score identically);
+    beyond it the score falls with the time, in steps of 0.1."""
+    judge = RewardJudge(None, RewardConfig(timing_floor_ms=2.0, timing_tolerance=0.3))  # type: ignore[arg-type]
+    result = ExecResult(status=ExecStatus.PASSED, timings_s=(fastest_ms / 1000.0, 0.05))
+    reference = ReferenceStats(cpu_s=0.001, return_types=None, complexity=None)
+    assert judge._efficiency(result, reference) == efficiency
+    assert judge.full_efficiency_s(0.001) == pytest.approx(0.0033)
 
 
 def test_a_flag_counts_only_when_a_second_judgment_repeats_it(reward_backend) -> None:
