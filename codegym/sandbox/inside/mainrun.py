@@ -68,13 +68,31 @@ def _standard_streams():
     return sys.stdin, sys.stdout, sys.stderr
 
 
-def _is_stream(value):
-    """A file object, or a method bound to one (`open(0).readline`), found without running any of
-    the program's code: its types only (an `AttrDict` whose `__getattr__` raises KeyError is ordinary)."""
-    kind = type(value)
-    if kind in (types.BuiltinMethodType, types.MethodType):
-        kind = type(value.__self__)
-    return issubclass(kind, io.IOBase)
+def _layers(streams):
+    """The case's own file objects: each standard stream with its buffer and raw file beneath."""
+    found = []
+    for stream in streams:
+        found.append(stream)
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            found.append(buffer)
+            raw = getattr(buffer, "raw", None)
+            if raw is not None:
+                found.append(raw)
+    return found
+
+
+def _is_program_stream(value, ours):
+    """A file object the program opened, or a method bound to one (`open(0).readline`), found
+    without running any of the program's code: its types only (an `AttrDict` whose `__getattr__`
+    raises KeyError is ordinary). The case's own streams, and their methods (`input =
+    sys.stdin.readline`, `write = sys.stdout.buffer.write`: the usual fast-I/O aliases), are not."""
+    target = value
+    if type(value) in (types.BuiltinMethodType, types.MethodType):
+        target = value.__self__
+    if not issubclass(type(target), io.IOBase):
+        return False
+    return all(target is not stream for stream in ours)
 
 
 def _release_program_streams(module, ours):
@@ -84,8 +102,9 @@ def _release_program_streams(module, ours):
     into, or close, the next case's. A quick look first (the standard streams, the module's names);
     only then the collector. True when none is left (else the next case gets a fresh process)."""
     current = (sys.stdin, sys.stdout, sys.stderr)
+    layers = _layers(ours)
     if all(a is b for a, b in zip(current, ours, strict=True)) and not any(
-        _is_stream(value) for value in list(module.__dict__.values())
+        _is_program_stream(value, layers) for value in list(module.__dict__.values())
     ):
         return True
     sys.stdin, sys.stdout, sys.stderr = ours
@@ -93,7 +112,7 @@ def _release_program_streams(module, ours):
     gc.collect()
     none_left = True
     for obj in gc.get_objects():
-        if issubclass(type(obj), io.IOBase) and all(obj is not stream for stream in ours):
+        if issubclass(type(obj), io.IOBase) and all(obj is not stream for stream in layers):
             try:
                 if obj.closed or obj.fileno() not in (0, 1, 2):
                     continue
