@@ -106,7 +106,7 @@ class RewardConfig:
         },
     )
     style_scale: float = field(
-        default=10.0, metadata={"help": "style = 1 / (1 + style_scale * findings / generated_lines)."}
+        default=10.0, metadata={"help": "style = 1 / (1 + style_scale * findings / generated lines of code)."}
     )
     ruff_config: str = field(
         default=str(DEFAULT_RUFF_CONFIG),

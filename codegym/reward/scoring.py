@@ -387,7 +387,7 @@ class RewardJudge:
                 "visible_hidden_gap": (visible_rate - hidden_rate) if visible_rate is not None else None,
                 "detector_evidence": fired,
                 "style_findings": list(style.findings[:20]),
-                "generated_lines": style.generated_lines,
+                "code_lines": style.code_lines,
                 "cpu_s": min(result.timings_s) if result.timings_s else None,
                 "reference_cpu_s": reference.cpu_s if reference else None,
                 "coverage_complete": (result.coverage or {}).get("complete"),

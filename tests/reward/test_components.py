@@ -357,3 +357,103 @@ def test_names_the_task_requires_cost_no_style() -> None:
     assert exempt[0].findings == ()
     assert {f.split(":")[0] for f in plain[1].findings} >= {"N802", "N803", "N806"}
     assert exempt[1].findings == ("N806:3",)  # bestSoFar is the program's own choice
+
+
+_UGLY = (  # one correct program with 8 ruff findings (redteam round 18, W1)
+    "import os, sys\n"
+    "def humanize_bytes(size, binary = False):\n"
+    "    if type(size) == bool or not isinstance(size, int):\n"
+    '        raise TypeError("size must be an int")\n'
+    "    if binary == True:\n"
+    '        base = 1024; units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")\n'
+    "    else:\n"
+    '        base = 1000; units = ("B", "kB", "MB", "GB", "TB", "PB", "EB")\n'
+    '    l = "-" if size < 0 else ""\n'
+    "    m = abs(size)\n"
+    "    if m < base:\n"
+    '        return f"{l}{m} B"\n'
+    "    e = 1\n"
+    "    while e < len(units) - 1 and base ** (e + 1) <= m:\n"
+    "        e += 1\n"
+    '    t = f"{m / base**e:.1f}"\n'
+    "    if float(t) >= base and e < len(units) - 1:\n"
+    "        e += 1\n"
+    '        t = f"{m / base**e:.1f}"\n'
+    '    return f"{l}{t} {units[e]}"\n'
+)
+
+
+def test_comments_docstrings_and_strings_do_not_dilute_style_findings() -> None:
+    """Findings are taken per line of code: lines that hold no code (comments, docstrings, bare
+    strings, the inside of a string) cannot be added to dilute them (round 18, W1: 2000 comment
+    lines raised 8 findings' style from 0.2 to 0.962)."""
+    filler = "".join(f"# note {i}\n" for i in range(2000))
+    text = "".join(f"padding line {i}\n" for i in range(2000))
+    padded = [
+        _UGLY + filler,
+        filler + _UGLY,
+        _UGLY.replace("    if type(size)", '    """' + text + '    """\n    if type(size)'),  # a docstring
+        _UGLY + '\n"""' + text + '"""\n',  # a module-level bare string
+        _UGLY + "\n" + "".join(f'"pad {i}"\n' for i in range(2000)),  # one-line bare strings
+        _UGLY + '\n_PAD = """' + text + '"""\n',  # a string constant: its text is not code
+        _UGLY.replace("    m = abs(size)\n", "    m = abs(size)\n" + "\n" * 2000),
+    ]
+    config = RewardConfig().ruff_config
+    plain, *others = style_reports([(_UGLY, 1), *((code, 1) for code in padded)], config)
+    assert len(plain.findings) == 8 and plain.code_lines == 20
+    assert plain.score(10.0) == pytest.approx(1 / (1 + 10 * 8 / 20))
+    for code, report in zip(padded[:-2], others[:-2], strict=True):
+        assert report.score(10.0) == plain.score(10.0), code[:200]
+    assert others[-2].code_lines == 21 and len(others[-2].findings) == 8  # `_PAD = ...` is one line
+    assert others[-1].score(10.0) <= plain.score(10.0)  # blank lines: ruff's E303 as well
+
+
+def test_comments_neither_help_nor_hurt_style() -> None:
+    """A well-commented program scores as the same program without its comments, clean or not:
+    findings about a comment's or a docstring's text (a long line, trailing spaces) do not count."""
+    bare = "def mean(xs):\n    total = sum(xs)\n    return total / len(xs) if xs else 0.0\n"
+    commented = (
+        "def mean(xs):\n"
+        '    """The arithmetic mean of `xs`, 0.0 for an empty list.   \n\n'
+        "    A very long docstring line that goes on and on and on, well past the one hundred "
+        "characters ruff allows.\n"
+        '    """\n'
+        "    # add them up first; an empty list has no mean, so it gets 0.0 by convention here, "
+        "which a long comment explains\n"
+        "    total = sum(xs)  # builtin sum\n"
+        "\n"
+        "    # then divide   \n"
+        "    return total / len(xs) if xs else 0.0\n"
+    )
+    messy_bare, messy_commented = (
+        code.replace("total = sum(xs)", "l = sum(xs)").replace("return total", "return l")
+        for code in (bare, commented)
+    )
+    reports = style_reports(
+        [(bare, 1), (commented, 1), (messy_bare, 1), (messy_commented, 1)], RewardConfig().ruff_config
+    )
+    assert [r.code_lines for r in reports] == [3, 3, 3, 3]
+    assert reports[0].score(10.0) == reports[1].score(10.0) == 1.0
+    assert (reports[2].findings, reports[3].findings) == (("E741:2",), ("E741:7",))  # `l`: the same finding
+    assert reports[2].score(10.0) == reports[3].score(10.0) < 1.0
+
+
+def test_code_lines_are_the_lines_a_statement_token_starts_on() -> None:
+    from codegym.reward.style import code_line_count, code_lines
+
+    code = (
+        '"""Module docstring.\n\nMore.\n"""\n'  # 1-4
+        "import os\n"  # 5
+        "# a comment\n"  # 6
+        "\n"  # 7
+        "def f(x):\n"  # 8
+        '    """Doc."""\n'  # 9
+        '    s = """\n    text\n    """\n'  # 10-12: one line of code
+        '    "alone"; y = 1\n'  # 13
+        "    return (x +  # why\n"  # 14
+        "            y)\n"  # 15
+    )
+    assert code_lines(code) == {5, 8, 10, 13, 14, 15}
+    assert code_line_count(code, 8) == 5
+    assert code_lines("def f(:\n") is None
+    assert code_line_count("def f(:\n    # c\n\n    pass\n", 1) == 2  # unparseable: non-blank, not comments
