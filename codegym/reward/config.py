@@ -46,7 +46,7 @@ class RewardWeights:
     )
     style: float = field(default=0.1, metadata={"help": "Weight of the ruff style score."})
     complexity: float = field(
-        default=0.1, metadata={"help": "Weight of radon complexity relative to reference."}
+        default=0.1, metadata={"help": "Weight of cyclomatic complexity relative to reference."}
     )
     efficiency: float = field(default=0.1, metadata={"help": "Weight of CPU time relative to the reference."})
 
