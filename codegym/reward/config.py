@@ -46,7 +46,7 @@ class RewardWeights:
     )
     style: float = field(default=0.1, metadata={"help": "Weight of the ruff style score."})
     complexity: float = field(
-        default=0.1, metadata={"help": "Weight of radon complexity relative to reference."}
+        default=0.1, metadata={"help": "Weight of cyclomatic complexity relative to reference."}
     )
     efficiency: float = field(default=0.1, metadata={"help": "Weight of CPU time relative to the reference."})
 
@@ -106,7 +106,7 @@ class RewardConfig:
         },
     )
     style_scale: float = field(
-        default=10.0, metadata={"help": "style = 1 / (1 + style_scale * findings / generated_lines)."}
+        default=10.0, metadata={"help": "style = 1 / (1 + style_scale * findings / generated lines of code)."}
     )
     ruff_config: str = field(
         default=str(DEFAULT_RUFF_CONFIG),

@@ -2,10 +2,10 @@
 
 Per batch: cache lookups; one sandbox request per miss (hidden tests, plus visible tests for the
 gap detector, with coverage and CPU timing of the hidden tests); one ruff process over the batch;
-radon per program; detectors; the weighted, gated total. The reference solution of each task is
+the complexity count per program; detectors; the weighted, gated total. The reference solution of each task is
 judged once (its CPU time, return types and complexity are the yardsticks) and cached too.
 
-Nothing the model wrote is executed outside the sandbox: ruff and radon only read it.
+Nothing the model wrote is executed outside the sandbox: ruff and the complexity count only read it.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class RewardJudge:
         if misses:
             self._ensure_references({prepared[i][0].fingerprint: prepared[i][0] for i in misses})
             requests = [self.sample_request(prepared[i][0], prepared[i][1]) for i in misses]
-            # static analysis (ruff, radon) needs no execution: do it while the sandbox works
+            # static analysis (ruff, complexity) needs no execution: do it while the sandbox works
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="codegym-static") as pool:
                 static = pool.submit(self._static_analysis, [prepared[i] for i in misses])
                 results = self.backend.execute_many(requests)
@@ -292,7 +292,7 @@ class RewardJudge:
         )
         complexities = []
         for _, code, first_line in items:
-            with AST_LOCK:  # radon parses: never at the same time as another thread (see precompile)
+            with AST_LOCK:  # it parses: never at the same time as another thread (see precompile)
                 complexities.append(complexity_report(code, first_line))
         return styles, complexities
 
@@ -387,7 +387,7 @@ class RewardJudge:
                 "visible_hidden_gap": (visible_rate - hidden_rate) if visible_rate is not None else None,
                 "detector_evidence": fired,
                 "style_findings": list(style.findings[:20]),
-                "generated_lines": style.generated_lines,
+                "code_lines": style.code_lines,
                 "cpu_s": min(result.timings_s) if result.timings_s else None,
                 "reference_cpu_s": reference.cpu_s if reference else None,
                 "coverage_complete": (result.coverage or {}).get("complete"),

@@ -1,17 +1,24 @@
 """The `style` component: ruff findings on the lines the model wrote, one ruff process per batch.
 
+Findings are taken per line of code the model wrote (`code_lines`): comments, blank lines,
+docstrings and other bare strings are not code, and findings on them do not count either, so adding
+them neither dilutes the findings on the code nor costs anything.
+
 A naming finding about a name the task itself uses (its prompt, starter, entry point or visible
 tests: MBPP's `find_Max_Num`, LeetCode's `maxProfit(self, transactionFee)`) never counts: no correct
 program can avoid it."""
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,14 +31,14 @@ _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 @dataclass(frozen=True)
 class StyleReport:
     findings: tuple[str, ...]  # "CODE:line" for findings on generated lines
-    generated_lines: int
+    code_lines: int  # generated lines that hold code (code_line_count)
 
     def score(self, scale: float) -> float:
-        """1 / (1 + scale * findings / generated_lines): 1 for clean code, 0.5 at one finding per
-        `generated_lines / scale` lines."""
-        if self.generated_lines == 0:
+        """1 / (1 + scale * findings / code_lines): 1 for clean code, 0.5 at one finding per
+        `code_lines / scale` lines of code; 0 when the model wrote no code."""
+        if self.code_lines == 0:
             return 0.0
-        return 1.0 / (1.0 + scale * len(self.findings) / self.generated_lines)
+        return 1.0 / (1.0 + scale * len(self.findings) / self.code_lines)
 
 
 def ruff_executable() -> str:
@@ -46,8 +53,47 @@ def _scratch_parent() -> str | None:
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
-def generated_line_count(code: str, first_generated_line: int) -> int:
-    return sum(1 for line in code.splitlines()[first_generated_line - 1 :] if line.strip())
+# tokens that hold no code: layout, comments, and the text inside a (3.12+) f-string
+_NOT_CODE = frozenset(
+    getattr(tokenize, name)
+    for name in ("COMMENT", "NL", "NEWLINE", "INDENT", "DEDENT", "ENDMARKER", "FSTRING_MIDDLE", "FSTRING_END")
+    if hasattr(tokenize, name)
+)
+
+
+def code_lines(code: str) -> frozenset[int] | None:
+    """The lines that hold code: those on which a token of a statement begins. Blank and
+    comment-only lines, the inner lines of a multi-line string, and bare string statements
+    (docstrings, strings standing alone anywhere) are not code. None when the code does not parse."""
+    try:
+        tree = ast.parse(code)
+        text_spans = sorted(  # disjoint: a bare string statement holds no other statement
+            ((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str | bytes)
+        )
+        lines, span = set(), 0
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            while span < len(text_spans) and text_spans[span][1] <= token.start:
+                span += 1
+            in_text = span < len(text_spans) and text_spans[span][0] <= token.start
+            if token.type not in _NOT_CODE and not in_text:
+                lines.add(token.start[0])
+        return frozenset(lines)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
+        return None
+
+
+def code_line_count(code: str, first_generated_line: int, lines: frozenset[int] | None = None) -> int:
+    """How many generated lines hold code (`code_lines`; pass them when known). Code that does not
+    parse counts its non-blank lines that are not comments."""
+    lines = code_lines(code) if lines is None else lines
+    if lines is not None:
+        return sum(1 for line in lines if line >= first_generated_line)
+    generated = code.splitlines()[first_generated_line - 1 :]
+    return sum(1 for line in generated if line.strip() and not line.lstrip().startswith("#"))
 
 
 def required_names(*texts: str | None) -> frozenset[str]:
@@ -104,14 +150,18 @@ def style_reports(
         if completed.returncode != 0:
             raise RuntimeError(f"ruff failed ({completed.returncode}): {completed.stderr.strip()[:500]}")
         findings: dict[int, list[str]] = {i: [] for i in range(len(samples))}
+        # findings about text that is not code (a comment, a docstring, a blank line) do not count,
+        # as such lines do not count as lines: neither can move the score (code that does not
+        # parse keeps every finding, its syntax error first of all)
+        lines = [code_lines(code) for code, _ in samples]
         for item in json.loads(completed.stdout or "[]"):
             index = int(Path(item["filename"]).stem.split("_")[1])
             row = int((item.get("location") or {}).get("row") or 0)
             if required is not None and _names_a_required_name(samples[index][0], item, required[index]):
                 continue
-            if row >= samples[index][1]:
+            if row >= samples[index][1] and (lines[index] is None or row in lines[index]):
                 findings[index].append(f"{item.get('code') or 'syntax-error'}:{row}")
     return [
-        StyleReport(tuple(findings[i]), generated_line_count(code, first))
+        StyleReport(tuple(findings[i]), code_line_count(code, first, lines[i]))
         for i, (code, first) in enumerate(samples)
     ]

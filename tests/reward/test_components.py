@@ -357,3 +357,211 @@ def test_names_the_task_requires_cost_no_style() -> None:
     assert exempt[0].findings == ()
     assert {f.split(":")[0] for f in plain[1].findings} >= {"N802", "N803", "N806"}
     assert exempt[1].findings == ("N806:3",)  # bestSoFar is the program's own choice
+
+
+_UGLY = (  # one correct program with 8 ruff findings (redteam round 18, W1)
+    "import os, sys\n"
+    "def humanize_bytes(size, binary = False):\n"
+    "    if type(size) == bool or not isinstance(size, int):\n"
+    '        raise TypeError("size must be an int")\n'
+    "    if binary == True:\n"
+    '        base = 1024; units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")\n'
+    "    else:\n"
+    '        base = 1000; units = ("B", "kB", "MB", "GB", "TB", "PB", "EB")\n'
+    '    l = "-" if size < 0 else ""\n'
+    "    m = abs(size)\n"
+    "    if m < base:\n"
+    '        return f"{l}{m} B"\n'
+    "    e = 1\n"
+    "    while e < len(units) - 1 and base ** (e + 1) <= m:\n"
+    "        e += 1\n"
+    '    t = f"{m / base**e:.1f}"\n'
+    "    if float(t) >= base and e < len(units) - 1:\n"
+    "        e += 1\n"
+    '        t = f"{m / base**e:.1f}"\n'
+    '    return f"{l}{t} {units[e]}"\n'
+)
+
+
+def test_comments_docstrings_and_strings_do_not_dilute_style_findings() -> None:
+    """Findings are taken per line of code: lines that hold no code (comments, docstrings, bare
+    strings, the inside of a string) cannot be added to dilute them (round 18, W1: 2000 comment
+    lines raised 8 findings' style from 0.2 to 0.962)."""
+    filler = "".join(f"# note {i}\n" for i in range(2000))
+    text = "".join(f"padding line {i}\n" for i in range(2000))
+    padded = [
+        _UGLY + filler,
+        filler + _UGLY,
+        _UGLY.replace("    if type(size)", '    """' + text + '    """\n    if type(size)'),  # a docstring
+        _UGLY + '\n"""' + text + '"""\n',  # a module-level bare string
+        _UGLY + "\n" + "".join(f'"pad {i}"\n' for i in range(2000)),  # one-line bare strings
+        _UGLY + '\n_PAD = """' + text + '"""\n',  # a string constant: its text is not code
+        _UGLY.replace("    m = abs(size)\n", "    m = abs(size)\n" + "\n" * 2000),
+    ]
+    config = RewardConfig().ruff_config
+    plain, *others = style_reports([(_UGLY, 1), *((code, 1) for code in padded)], config)
+    assert len(plain.findings) == 8 and plain.code_lines == 20
+    assert plain.score(10.0) == pytest.approx(1 / (1 + 10 * 8 / 20))
+    for code, report in zip(padded[:-2], others[:-2], strict=True):
+        assert report.score(10.0) == plain.score(10.0), code[:200]
+    assert others[-2].code_lines == 21 and len(others[-2].findings) == 8  # `_PAD = ...` is one line
+    assert others[-1].score(10.0) <= plain.score(10.0)  # blank lines: ruff's E303 as well
+
+
+def test_comments_neither_help_nor_hurt_style() -> None:
+    """A well-commented program scores as the same program without its comments, clean or not:
+    findings about a comment's or a docstring's text (a long line, trailing spaces) do not count."""
+    bare = "def mean(xs):\n    total = sum(xs)\n    return total / len(xs) if xs else 0.0\n"
+    commented = (
+        "def mean(xs):\n"
+        '    """The arithmetic mean of `xs`, 0.0 for an empty list.   \n\n'
+        "    A very long docstring line that goes on and on and on, well past the one hundred "
+        "characters ruff allows.\n"
+        '    """\n'
+        "    # add them up first; an empty list has no mean, so it gets 0.0 by convention here, "
+        "which a long comment explains\n"
+        "    total = sum(xs)  # builtin sum\n"
+        "\n"
+        "    # then divide   \n"
+        "    return total / len(xs) if xs else 0.0\n"
+    )
+    messy_bare, messy_commented = (
+        code.replace("total = sum(xs)", "l = sum(xs)").replace("return total", "return l")
+        for code in (bare, commented)
+    )
+    reports = style_reports(
+        [(bare, 1), (commented, 1), (messy_bare, 1), (messy_commented, 1)], RewardConfig().ruff_config
+    )
+    assert [r.code_lines for r in reports] == [3, 3, 3, 3]
+    assert reports[0].score(10.0) == reports[1].score(10.0) == 1.0
+    assert (reports[2].findings, reports[3].findings) == (("E741:2",), ("E741:7",))  # `l`: the same finding
+    assert reports[2].score(10.0) == reports[3].score(10.0) < 1.0
+
+
+def test_code_lines_are_the_lines_a_statement_token_starts_on() -> None:
+    from codegym.reward.style import code_line_count, code_lines
+
+    code = (
+        '"""Module docstring.\n\nMore.\n"""\n'  # 1-4
+        "import os\n"  # 5
+        "# a comment\n"  # 6
+        "\n"  # 7
+        "def f(x):\n"  # 8
+        '    """Doc."""\n'  # 9
+        '    s = """\n    text\n    """\n'  # 10-12: one line of code
+        '    "alone"; y = 1\n'  # 13
+        "    return (x +  # why\n"  # 14
+        "            y)\n"  # 15
+    )
+    assert code_lines(code) == {5, 8, 10, 13, 14, 15}
+    assert code_line_count(code, 8) == 5
+    assert code_lines("def f(:\n") is None
+    assert code_line_count("def f(:\n    # c\n\n    pass\n", 1) == 2  # unparseable: non-blank, not comments
+
+
+def test_decisions_outside_function_bodies_count_toward_complexity() -> None:
+    """A parameter's default, a decorator, a class body outside its methods, a base class or an
+    annotation: a branchy helper placed there is counted as in the body (round 18, W4: the same
+    5-way chain scored complexity 1.0 from a default-argument lambda, a class body or a decorator)."""
+    chain = "1 if m < 2 else 2 if m < 3 else 3 if m < 4 else 4 if m < 5 else 5"
+    placements = {
+        "body": f"def f(m):\n    return {chain}\n",
+        "default lambda": f"def f(m, _e=lambda m: {chain}):\n    return _e(m)\n",
+        "keyword-only default": f"def f(m, *, _e=lambda m: {chain}):\n    return _e(m)\n",
+        "class-body lambda": f"class _E:\n    of = staticmethod(lambda m: {chain})\n\n\n"
+        "def f(m):\n    return _E.of(m)\n",
+        "class-body statement": "class _E:\n    table = {}\n    for m in range(6):\n"
+        f"        table[m] = {chain}\n\n\ndef f(m):\n    return _E.table[m]\n",
+        "decorator": f"@(lambda g: lambda m: g(m, lambda m: {chain}))\ndef f(m, e):\n    return e(m)\n",
+        "class decorator": f"@(lambda c: (setattr(c, 'of', staticmethod(lambda m: {chain})), c)[1])\n"
+        "class _E:\n    pass\n\n\ndef f(m):\n    return _E.of(m)\n",
+        "base class": f"class _E(type('B', (), {{'of': staticmethod(lambda m: {chain})}})):\n    pass\n\n\n"
+        "def f(m):\n    return _E.of(m)\n",
+        "annotation": f"def f(m: (lambda m: {chain})):\n    return f.__annotations__['m'](m)\n",
+        "return annotation": f"def f(m) -> (lambda m: {chain}):\n    return f.__annotations__['return'](m)\n",
+    }
+    cyclomatic = {}
+    for name, code in placements.items():
+        report = complexity_report(code)
+        assert report is not None, name
+        cyclomatic[name] = report.cyclomatic
+    assert cyclomatic["body"] == 5
+    assert cyclomatic["class-body statement"] == 6  # its `for` loop is one more decision
+    assert {cc for name, cc in cyclomatic.items() if name != "class-body statement"} == {5}, cyclomatic
+
+
+def test_complexity_counts_each_decision_once() -> None:
+    """Radon's rules, once per decision wherever it sits: a nested function's body is its own (its
+    default is the enclosing body's), a lambda's and a comprehension's decisions are the body's
+    they sit in, and a method counts once (radon lists methods both in its blocks and in their
+    class: they used to count twice, so a helper moved out of a class counted half)."""
+    from radon.visitors import ComplexityVisitor
+
+    nested = (
+        "def f(xs, a):\n"  # 1
+        "    def g(x=(1 if a else 2)):\n"  # f: +1 (g's default is evaluated in f)
+        "        return x if x else 0\n"  # g: 1 + 1
+        "    h = lambda v: v or 0\n"  # f: +1
+        "    return [g(x) for x in xs if x] + [h(x) for x in xs]\n"  # f: +2, +1
+    )
+    report = complexity_report(nested)
+    assert report is not None and (report.cyclomatic, report.functions) == (1 + 5 + 2, 2)
+    as_methods = (
+        "class Solution:\n    def f(self, x):\n        return self.g(x) if x else 0\n\n"
+        "    def g(self, x):\n        return -x if x < 0 else x\n"
+    )
+    as_functions = "def f(x):\n    return g(x) if x else 0\n\n\ndef g(x):\n    return -x if x < 0 else x\n"
+    in_a_function = (
+        "def outer():\n    " + as_methods.replace("\n", "\n    ").rstrip() + "\n    return Solution\n"
+    )
+    inner = "class Outer:\n    " + as_methods.replace("\n", "\n    ").rstrip() + "\n"
+    assert complexity_report(as_methods) == complexity_report(as_functions)
+    assert complexity_report(as_methods).cyclomatic == 4  # type: ignore[union-attr]
+    assert complexity_report(in_a_function).cyclomatic == 5  # type: ignore[union-attr]  # radon drops these methods
+    assert complexity_report(inner).cyclomatic == 4  # type: ignore[union-attr]  # radon drops these too
+    # where radon sees everything, the count is radon's
+    plain = (
+        "def f(xs, key):\n"
+        "    total = 0\n"
+        "    for x in xs:\n        if x and key or not x:\n            total += 1\n    else:\n        pass\n"
+        "    while total > 10:\n        total -= 1\n"
+        "    try:\n        total += int(key)\n    except ValueError:\n        pass\n"
+        "    except TypeError:\n        pass\n    else:\n        total += 1\n"
+        "    match key:\n        case 1:\n            pass\n        case [a, b]:\n            pass\n"
+        "        case _:\n            pass\n"
+        "    return {x: y for x in xs for y in xs if x if y}\n"
+    )
+    visitor = ComplexityVisitor.from_code(plain)
+    assert complexity_report(plain).cyclomatic == visitor.functions[0].complexity  # type: ignore[union-attr]
+
+
+def test_prompt_decorators_and_defaults_do_not_count() -> None:
+    prompt = '@(lambda f: f if f else None)\ndef f(x, y=(1 if True else 2)):\n    """Doc."""\n'
+    first = prompt.count("\n") + 1
+    report = complexity_report(prompt + "    return x\n", first)
+    assert report is not None and report.cyclomatic == 1
+    generated = complexity_report(
+        prompt + "    return x\n\n\ndef g(z=(1 if True else 2)):\n    return z\n", first
+    )
+    assert generated is not None and generated.cyclomatic == 3
+
+
+@pytest.mark.parametrize(
+    "pack, task_id",
+    [
+        ("basics", "humanize_bytes"),
+        ("basics", "lru_cache"),
+        ("basics", "trie"),
+        ("repo", "lfu_cache_policy"),
+        ("cp_call", "9101"),
+        ("mbpp_mini", "1005"),
+    ],
+)
+def test_a_bundled_reference_scores_full_complexity_against_itself(pack: str, task_id: str) -> None:
+    from codegym.reward.extract import first_generated_line
+    from codegym.tasks.registry import TaskRegistry
+
+    task = TaskRegistry([], use_entry_points=False).load(pack).tasks[task_id]
+    report = complexity_report(task.reference_solution, first_generated_line(task, task.reference_solution))
+    assert report is not None and report.functions >= 1
+    assert complexity_score(report, report) == 1.0
