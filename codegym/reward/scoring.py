@@ -27,7 +27,7 @@ from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
 from codegym.reward.shown_cases import ShownCase, case_rates, other_inputs, shown_cases
-from codegym.reward.style import StyleReport, required_names, style_reports
+from codegym.reward.style import StyleReport, code_line_count, line_allowance, required_names, style_reports
 from codegym.sandbox.backend import SandboxBackend
 from codegym.sandbox.precompile import AST_LOCK
 from codegym.sandbox.requests import request_for_task
@@ -71,6 +71,7 @@ class RewardJudge:
         self._references: dict[str, ReferenceStats] = {}
         # by task fingerprint (input/output tasks): the shown cases, and the other cases' inputs
         self._shown: dict[str, tuple[tuple[ShownCase, ...], frozenset[Any]]] = {}
+        self._reference_lines: dict[str, int | None] = {}  # by task fingerprint (style's allowance)
         self._lock = threading.Lock()
         self.hack_counts: Counter[str] = Counter()
         self.judged = 0
@@ -271,6 +272,20 @@ class RewardJudge:
                     },
                 )
 
+    def _style_line_allowance(self, task: Task) -> int | None:
+        """`line_allowance` from the reference's generated lines of code (None without one)."""
+        with self._lock:
+            known = self._reference_lines.get(task.fingerprint, -1)
+        if known == -1:
+            reference = task.reference_solution
+            known = None
+            if reference:
+                with AST_LOCK:  # it parses (see precompile)
+                    known = code_line_count(reference, first_generated_line(task, reference))
+            with self._lock:
+                self._reference_lines[task.fingerprint] = known
+        return line_allowance(known or None)
+
     def _shown_cases(self, task: Task) -> tuple[tuple[ShownCase, ...], frozenset[Any]]:
         with self._lock:
             known = self._shown.get(task.fingerprint)
@@ -354,7 +369,7 @@ class RewardJudge:
         components: dict[str, float | None] = {
             "tests": 0.0 if fired else self.config.correctness_credit(hidden_rate, passed),
             "coverage": self._coverage(result, first_line, tree) if self.config.measures_coverage else None,
-            "style": style.score(self.config.style_scale),
+            "style": style.score(self.config.style_scale, self._style_line_allowance(task)),
             "complexity": complexity_score(
                 complexity if complexity is not None else complexity_report(code, first_line),
                 reference.complexity if reference else None,

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegym.sandbox.precompile import AST_LOCK
+
 # pep8-naming findings located at the name they are about (a definition, a parameter, an assignment)
 _NAMING_CODES = frozenset({"N801", "N802", "N803", "N806", "N815", "N816", "N818"})
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
@@ -33,12 +35,28 @@ class StyleReport:
     findings: tuple[str, ...]  # "CODE:line" for findings on generated lines
     code_lines: int  # generated lines that hold code (code_line_count)
 
-    def score(self, scale: float) -> float:
-        """1 / (1 + scale * findings / code_lines): 1 for clean code, 0.5 at one finding per
-        `code_lines / scale` lines of code; 0 when the model wrote no code."""
+    def score(self, scale: float, max_lines: int | None = None) -> float:
+        """1 / (1 + scale * findings / lines): 1 for clean code, 0.5 at one finding per
+        `lines / scale` lines of code; 0 when the model wrote no code. lines = code_lines, at most
+        `max_lines` (see `line_allowance`): lines of code beyond it dilute nothing."""
         if self.code_lines == 0:
             return 0.0
-        return 1.0 / (1.0 + scale * len(self.findings) / self.code_lines)
+        lines = self.code_lines if max_lines is None else min(self.code_lines, max_lines)
+        return 1.0 / (1.0 + scale * len(self.findings) / lines)
+
+
+# A program's own length is the denominator of its findings, so statements that do nothing (`_ = 0`
+# a thousand times) would dilute them: lines of code count up to this many times the reference's.
+LINES_PER_REFERENCE_LINE = 3
+MIN_LINE_ALLOWANCE = 20
+
+
+def line_allowance(reference_code_lines: int | None) -> int | None:
+    """The most lines of code a program's findings are spread over, given its reference's (None:
+    no reference, no cap)."""
+    if reference_code_lines is None:
+        return None
+    return max(LINES_PER_REFERENCE_LINE * reference_code_lines, MIN_LINE_ALLOWANCE)
 
 
 def ruff_executable() -> str:
@@ -153,7 +171,8 @@ def style_reports(
         # findings about text that is not code (a comment, a docstring, a blank line) do not count,
         # as such lines do not count as lines: neither can move the score (code that does not
         # parse keeps every finding, its syntax error first of all)
-        lines = [code_lines(code) for code, _ in samples]
+        with AST_LOCK:  # it parses: never at the same time as another thread (see precompile)
+            lines = [code_lines(code) for code, _ in samples]
         for item in json.loads(completed.stdout or "[]"):
             index = int(Path(item["filename"]).stem.split("_")[1])
             row = int((item.get("location") or {}).get("row") or 0)

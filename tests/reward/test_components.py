@@ -9,7 +9,7 @@ import pytest
 from codegym.reward.complexity import complexity_report, complexity_score
 from codegym.reward.config import RewardConfig, RewardConfigError, bundled_config
 from codegym.reward.scoring import RewardJudge
-from codegym.reward.style import style_reports
+from codegym.reward.style import StyleReport, code_line_count, line_allowance, style_reports
 from codegym.sandbox.types import ExecResult, ExecStatus
 from codegym.tasks.humaneval import load_humaneval_pack
 
@@ -565,3 +565,19 @@ def test_a_bundled_reference_scores_full_complexity_against_itself(pack: str, ta
     report = complexity_report(task.reference_solution, first_generated_line(task, task.reference_solution))
     assert report is not None and report.functions >= 1
     assert complexity_score(report, report) == 1.0
+
+
+def test_statements_that_do_nothing_dilute_findings_only_up_to_the_reference_allowance() -> None:
+    """Lines of code are the denominator, so `_ = 0` repeated would dilute any number of findings:
+    they count up to three times the reference's lines of code (at least 20), no further."""
+    task = HUMANEVAL.get("HumanEval/0")
+    judge = RewardJudge(None, RewardConfig())  # type: ignore[arg-type]
+    reference_lines = code_line_count(task.reference_solution, len(task.prefix.splitlines()) + 1)
+    allowance = judge._style_line_allowance(task)
+    assert allowance == line_allowance(reference_lines) == max(3 * reference_lines, 20)
+    ugly = StyleReport(findings=("E401:3", "E741:4"), code_lines=10)
+    padded = StyleReport(findings=ugly.findings, code_lines=10 + 2000)
+    assert padded.score(10.0, allowance) == StyleReport(ugly.findings, allowance).score(10.0)
+    assert padded.score(10.0, allowance) < 0.6 < padded.score(10.0)
+    assert ugly.score(10.0, allowance) == ugly.score(10.0)  # ordinary lengths: no change
+    assert line_allowance(None) is None  # no reference, no cap
