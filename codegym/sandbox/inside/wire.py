@@ -75,7 +75,7 @@ _PATTERN_FLAGS = re.IGNORECASE | re.LOCALE | re.MULTILINE | re.DOTALL | re.UNICO
 
 # Iterators whose reading has no effect anyone could observe (builtin containers' own iterators:
 # no code of the program or of a test runs while they advance): only these are read ahead in
-# batches across the boundary; any other iterator (a generator, a map, a class with __next__) is
+# batches when a test reads a program's iterator; any other (a generator, a map, a class with __next__) is
 # read exactly one item per next(), as the consumer asks.
 PURE_ITERATORS = frozenset(
     type(iterator)
