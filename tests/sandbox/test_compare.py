@@ -101,3 +101,32 @@ def test_a_program_defined_subclass_is_read_at_c_level() -> None:
 
     assert not compare.return_matches([1], Opaque())
     assert compare.safe_repr(Opaque()).startswith("<Opaque object")
+
+
+def test_exact_fractions_and_decimals_compare_as_numbers():
+    # V5: the codec's Fraction and Decimal are numbers, judged as Python's == would judge them
+    from decimal import Decimal
+    from fractions import Fraction
+
+    for expected, actual in (
+        (2.0, Fraction(2)),
+        (1.5, Fraction(3, 2)),
+        (-0.5, Decimal(-1) / 2),
+        (3, Fraction(3)),
+        (3, Decimal("3.0")),
+        ([1.5, 2], [Fraction(3, 2), Decimal(2)]),
+        (Fraction(1, 2), Decimal("0.5")),
+        (float("inf"), Decimal("Infinity")),
+    ):
+        assert compare.return_matches(expected, actual), (expected, actual)
+    for expected, actual in (
+        (0.1, Fraction(1, 10)),
+        (1, Fraction(1, 2)),
+        ("1", Fraction(1)),
+        (True, Fraction(1)),
+    ):
+        assert not compare.return_matches(expected, actual), (expected, actual)
+    # a float answer's tolerance applies to them too, in exact arithmetic
+    assert compare.return_matches(0.1, Fraction(1, 10), rel=1e-9)
+    assert not compare.return_matches(1.0, Fraction(11, 10), rel=1e-9)
+    assert compare.safe_repr(Fraction(1, 2)) == "Fraction(1, 2)"

@@ -145,7 +145,7 @@ def test_approx_plain_containers_and_subclasses_of_plain_types(local_backend: Lo
         "import pytest\nfrom solution import tenth, counts, groups, point, big, ordered\n\n"
         "def test_approx():\n    assert tenth() == pytest.approx(0.3)\n\n"
         "def test_counter_is_a_dict():\n    assert counts('aab') == {'a': 2, 'b': 1}\n"
-        "    assert type(counts('a')) is dict\n\n"
+        "    from collections import Counter\n    assert type(counts('a')) is Counter\n\n"
         "def test_defaultdict():\n    assert groups([(1, 'a'), (1, 'b')]) == {1: ['a', 'b']}\n\n"
         "def test_namedtuple_is_a_tuple():\n    assert point() == (1, 2)\n\n"
         "def test_huge_int():\n    assert big() == 7 ** 20000\n\n"
@@ -378,3 +378,147 @@ def test_program_subclasses_of_plain_types_are_values_with_methods(local_backend
         "test_namedtuple": "passed",
         "test_a_wrong_stack_still_fails": "failed",
     }, messages(result)
+
+
+def test_iterators_are_read_as_lazily_as_plain_python(local_backend: LocalBackend) -> None:
+    # W3: both directions used to read ahead in batches of 1, 2, 4... 64 items, so a lazy program
+    # took more of a test's generator than it asked for, and a program's generator ran ahead of the
+    # test (its side effects early, its exception one item early with the item before it lost)
+    solution = (
+        "import itertools\n\n"
+        "def first_n(iterable, n):\n    return list(itertools.islice(iterable, n))\n\n"
+        "def parse_ints(items):\n    for item in items:\n        yield int(item)\n\n"
+        "class Ticker:\n    def __init__(self):\n        self.count = 0\n"
+        "    def ticks(self):\n        while True:\n            self.count += 1\n            yield self.count\n\n"
+        "def numbers(n):\n    return iter(list(range(n)))\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import first_n, parse_ints, Ticker, numbers\n\n"
+        "def test_test_generator_is_read_lazily():\n    seen = []\n"
+        "    def gen():\n        for i in range(1000):\n            seen.append(i)\n            yield i\n"
+        "    assert first_n(gen(), 2) == [0, 1]\n    assert seen == [0, 1]\n\n"
+        "def test_shared_test_iterator():\n    it = iter(range(10))\n"
+        "    assert first_n(it, 4) == [0, 1, 2, 3]\n    assert next(it) == 4\n\n"
+        "def test_program_generator_raises_where_python_does():\n    g = parse_ints(['1', '2', 'x', '4'])\n"
+        "    assert next(g) == 1\n    assert next(g) == 2\n    with pytest.raises(ValueError):\n        next(g)\n\n"
+        "def test_program_generator_side_effects_follow_consumption():\n    t = Ticker()\n    g = t.ticks()\n"
+        "    next(g)\n    next(g)\n    assert t.count == 2\n\n"
+        "def test_program_list_iterator_still_reads_whole():\n    assert list(numbers(500)) == list(range(500))\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_a_test_generators_failed_assert_fails_the_test_even_if_the_program_swallows_it(
+    local_backend: LocalBackend,
+) -> None:
+    # W2: as for a test callable, an assert failing in a test's generator fails the test
+    solution = (
+        "def take_all(iterable):\n    items = []\n    try:\n        for x in iterable:\n"
+        "            items.append(x)\n    except AssertionError:\n        pass\n    return items\n"
+    )
+    tests = (
+        "from solution import take_all\n\n"
+        "def test_read_past_the_end():\n    def numbers():\n        yield 1\n"
+        "        assert False, 'read past the first item'\n        yield 2\n"
+        "    assert take_all(numbers()) == [1]\n\n"
+        "def test_control():\n    assert take_all(iter([1, 2])) == [1, 2]\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert outcomes(result) == {"test_read_past_the_end": "failed", "test_control": "passed"}, messages(
+        result
+    )
+    assert "read past the first item" in messages(result)["test_read_past_the_end"]
+
+
+def test_program_exceptions_keep_their_attributes_and_cause(local_backend: LocalBackend) -> None:
+    # V2: the program's exception state (plain data) and its __cause__/__context__ cross with it
+    solution = (
+        "class InsufficientFunds(Exception):\n"
+        "    def __init__(self, balance, amount):\n"
+        "        super().__init__(f'cannot withdraw {amount}: balance is {balance}')\n"
+        "        self.balance = balance\n        self.amount = amount\n"
+        "        self.shortfall = amount - balance\n\n"
+        "def withdraw(balance, amount):\n    if amount > balance:\n"
+        "        raise InsufficientFunds(balance, amount)\n    return balance - amount\n\n"
+        "def parse(text):\n    try:\n        return int(text)\n    except ValueError as exc:\n"
+        "        raise KeyError(text) from exc\n\n"
+        "def cleanup(text):\n    try:\n        int(text)\n    except ValueError:\n"
+        "        raise RuntimeError('while handling')\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import withdraw, parse, cleanup, InsufficientFunds\n\n"
+        "def test_attributes():\n    with pytest.raises(InsufficientFunds) as info:\n        withdraw(50, 80)\n"
+        "    assert info.value.shortfall == 30 and info.value.balance == 50\n"
+        "    try:\n        withdraw(1, 2)\n    except InsufficientFunds as exc:\n        assert exc.amount == 2\n\n"
+        "def test_cause():\n    with pytest.raises(KeyError) as info:\n        parse('x')\n"
+        "    assert isinstance(info.value.__cause__, ValueError)\n"
+        "    assert 'invalid literal' in str(info.value.__cause__)\n"
+        "    assert info.value.__suppress_context__\n\n"
+        "def test_context():\n    with pytest.raises(RuntimeError) as info:\n        cleanup('y')\n"
+        "    assert info.value.__cause__ is None and isinstance(info.value.__context__, ValueError)\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_standard_library_values_keep_their_behaviour(local_backend: LocalBackend) -> None:
+    # V3: Counter, defaultdict, OrderedDict, stdlib named tuples, paths, dict views, arrays and
+    # Ellipsis cross by value as the harness's own classes
+    solution = (
+        "import array, datetime, functools\nfrom collections import Counter, OrderedDict, defaultdict\n"
+        "from pathlib import PurePosixPath\nfrom urllib.parse import urlparse\n\n"
+        "def words(text):\n    return Counter(text.split())\n\n"
+        "def groups(pairs):\n    g = defaultdict(list)\n    for k, v in pairs:\n        g[k].append(v)\n    return g\n\n"
+        "def ordered():\n    return OrderedDict(a=1, b=2)\n\n"
+        "def host(url):\n    return urlparse(url)\n\n"
+        "def week(y, m, d):\n    return datetime.date(y, m, d).isocalendar()\n\n"
+        "def backup(p):\n    return PurePosixPath(p).with_suffix('.txt.bak')\n\n"
+        "def keys(d):\n    return d.keys()\n\n"
+        "def items(d):\n    return d.items()\n\n"
+        "def squares(n):\n    return array.array('i', [i * i for i in range(n)])\n\n"
+        "def nothing():\n    return ...\n\n"
+        "@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+    )
+    tests = (
+        "import array\nfrom pathlib import PurePosixPath\n"
+        "from solution import words, groups, ordered, host, week, backup, keys, items, squares, nothing, fib\n\n"
+        "def test_counter():\n    c = words('a b a c a b')\n"
+        "    assert c.most_common(2) == [('a', 3), ('b', 2)] and c['zzz'] == 0\n\n"
+        "def test_defaultdict():\n    g = groups([('a', 1)])\n    assert g['z'] == [] and g == {'a': [1], 'z': []}\n\n"
+        "def test_ordereddict():\n    o = ordered()\n    o.move_to_end('a')\n    assert list(o) == ['b', 'a']\n\n"
+        "def test_named_tuples():\n    assert host('https://example.org/x?y=1').netloc == 'example.org'\n"
+        "    assert week(2021, 1, 7).week == 1\n"
+        "    fib(10)\n    assert fib.cache_info().hits >= 8\n\n"
+        "def test_path():\n    assert backup('a/b.txt') == PurePosixPath('a/b.txt.bak')\n\n"
+        "def test_views():\n    assert keys({'a': 1, 'c': 2}) == {'a', 'c'}\n"
+        "    assert list(keys({'b': 1, 'a': 2})) == ['b', 'a']\n"
+        "    assert items({'a': 1}) == {('a', 1)}\n\n"
+        "def test_array():\n    assert squares(4) == array.array('i', [0, 1, 4, 9])\n\n"
+        "def test_ellipsis():\n    assert nothing() is Ellipsis\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_repr_of_a_program_object_is_the_programs_and_equality_says_why_it_fails(
+    local_backend: LocalBackend,
+) -> None:
+    # V1 (part): repr() is asked of the program like str(); == stays identity, with a message that
+    # says why
+    solution = (
+        "class Vector:\n    def __init__(self, x, y):\n        self.x, self.y = x, y\n"
+        "    def __repr__(self):\n        return f'Vector({self.x}, {self.y})'\n"
+        "    def __eq__(self, other):\n        return isinstance(other, Vector) and (self.x, self.y) == (other.x, other.y)\n"
+        "    __hash__ = None\n"
+    )
+    tests = (
+        "from solution import Vector\n\n"
+        "def test_repr():\n    assert repr(Vector(1, 2)) == 'Vector(1, 2)'\n    assert f'{Vector(3, 4)!r}' == 'Vector(3, 4)'\n\n"
+        "def test_equality():\n    assert Vector(1, 2) == Vector(1, 2)\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert outcomes(result) == {"test_repr": "passed", "test_equality": "failed"}, messages(result)
+    message = messages(result)["test_equality"]
+    assert "compare by identity" in message and "cannot decide equality" in message, message
+    assert "Vector(1, 2) != Vector(1, 2)" in message, message

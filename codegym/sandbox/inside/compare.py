@@ -9,10 +9,13 @@ Pure standard library: it runs inside the sandbox and in codegym's own tests.
 
 import math
 import re
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-PLAIN_ATOMS = (type(None), bool, int, float, complex, str, bytes)
+# Fraction and Decimal are the codec's own exact numbers (decoded into these exact classes only)
+PLAIN_ATOMS = (type(None), bool, int, float, complex, str, bytes, Fraction, Decimal)
+_EXACT_NUMBERS = (Fraction, Decimal)
+_REAL_NUMBERS = (int, float, Fraction, Decimal)
 
 
 # -- stdio -----------------------------------------------------------------------------------------
@@ -141,6 +144,8 @@ def _hashable(value):
 def values_equal(expected, actual, rel=0.0, tol=0.0):
     """Plain-data equality with float tolerance (NaN equals NaN: a reference that returns NaN
     is matched by a program that returns NaN)."""
+    if type(expected) in _EXACT_NUMBERS or type(actual) in _EXACT_NUMBERS:
+        return _exact_numbers_equal(expected, actual, rel, tol)
     if type(expected) is float or type(actual) is float:
         if (
             type(expected) in (int, float)
@@ -176,6 +181,55 @@ def values_equal(expected, actual, rel=0.0, tol=0.0):
         # ints and bools compare as Python does (1 == True); datasets written by Python rely on it
         type(expected) in (int, bool) and type(actual) in (int, bool) and expected == actual
     )
+
+
+def _exact_number(value):
+    """A finite real as a Fraction; None for a NaN or an infinity (Decimal's too)."""
+    if type(value) is float and not math.isfinite(value):
+        return None
+    if type(value) is Decimal and not value.is_finite():
+        return None
+    try:
+        return Fraction(value)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _exact_numbers_equal(expected, actual, rel, tol):
+    """A Fraction or a Decimal against a number, as Python's == would decide it (exactly: a Fraction
+    equals an int or a float only when the values are the same), and with the float tolerance
+    when a float is one side. bool is not a number here, as in the float branch."""
+    kinds = (type(expected), type(actual))
+    if not all(kind in _REAL_NUMBERS for kind in kinds):
+        return False
+    if kinds[0] is kinds[1]:
+        try:
+            return bool(expected == actual) or (
+                type(expected) is Decimal and expected.is_nan() and actual.is_nan()
+            )
+        except InvalidOperation:  # a signalling NaN
+            return False
+    exact = [_exact_number(value) for value in (expected, actual)]
+    if exact[0] is None or exact[1] is None:
+        nan = [_is_nan(value) for value in (expected, actual)]
+        if any(nan):
+            return all(nan)
+        return _infinite_sign(expected) == _infinite_sign(actual)  # both infinite, or never equal
+    if exact[0] == exact[1]:
+        return True
+    if float not in kinds or not (rel or tol):
+        return False
+    return abs(exact[1] - exact[0]) <= max(Fraction(tol), Fraction(rel) * abs(exact[0]))
+
+
+def _is_nan(value):
+    return (type(value) is float and math.isnan(value)) or (type(value) is Decimal and value.is_nan())
+
+
+def _infinite_sign(value):
+    if (type(value) is float and math.isinf(value)) or (type(value) is Decimal and value.is_infinite()):
+        return 1 if value > 0 else -1
+    return None
 
 
 def return_matches(expected, actual, oracle="equal", rel=0.0, tol=0.0):

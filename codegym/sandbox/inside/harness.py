@@ -39,6 +39,12 @@ import caserun
 import osutil
 import remote
 import testprep
+import wire
+
+# The modules of the standard-library values that cross by value (wire.STDLIB_TUPLES, pure paths):
+# imported here, once, so decoding finds their classes without ever importing what a program names.
+for _name in (*wire.STDLIB_TUPLE_MODULES, "pathlib"):
+    __import__(_name)
 
 MAX_MESSAGE_CHARS = 2000
 FLUSH_S = 0.02
@@ -60,8 +66,9 @@ def assert_eq(left, right, message_thunk):
             for side in (left, right):
                 if isinstance(side, remote.Remote):
                     message += (
-                        f" (a {side._label} object stays in the program and is never equal to plain data: "
-                        "return plain data)"
+                        f" (a {side._label} object stays in the program: objects of the program's"
+                        " classes compare by identity here, never by their own __eq__ (a program"
+                        " object cannot decide equality); return plain data)"
                     )
                     break
         raise AssertionError(message)

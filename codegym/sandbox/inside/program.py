@@ -58,31 +58,28 @@ class Callback:
 
 
 class CallbackIterator:
-    """A harness iterator (a generator a test passed), read in batches over the connection."""
+    """A harness iterator (a generator a test passed), read over the connection one item per
+    next(): the test may read it on after the call, so nothing is read ahead of the program."""
 
-    __slots__ = ("_batch", "_done", "_id", "_items", "_server")
+    __slots__ = ("_done", "_id", "_server")
 
     def __init__(self, server, number):
         self._server = server
         self._id = number
-        self._items = []
         self._done = False
-        self._batch = 1
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if not self._items:
-            if self._done:
-                raise StopIteration
-            items, done = self._server.next_items(self._id, self._batch)
-            self._items, self._done = list(items)[::-1], done
-            self._batch = min(64, self._batch * 2)
-            if not self._items:
-                self._done = True
-                raise StopIteration
-        return self._items.pop()
+        if self._done:
+            raise StopIteration
+        items, _done = self._server.next_items(self._id, 1)
+        items = list(items)
+        if not items:
+            self._done = True
+            raise StopIteration
+        return items[0]
 
 
 class ProgramServer:
@@ -102,6 +99,7 @@ class ProgramServer:
         self.plain_bases = {}
         self.module = None
         self.coverage = None
+        self.pending_errors = {}  # id(iterator) -> (iterator, exception raised after a batch's items)
         self.known = []  # per request in flight: {id(obj): index} of the objects the harness sent
         self.hooks = {
             b"h": self._decode_handle,
@@ -319,13 +317,26 @@ class ProgramServer:
         return iter(target)
 
     def op_next(self, target, count):
-        """Up to `count` items; an exhausted iterator ends the batch (items, True, StopIteration.value)."""
+        """Up to `count` items; an exhausted iterator ends the batch (items, True, StopIteration.value).
+        Only an iterator whose reading has no observable effect (wire.PURE_ITERATORS) is read ahead:
+        any other gives one item per request, as plain Python's next() would. An exception after
+        some items is kept and raised at the next request, once the harness has used those items."""
+        pending = self.pending_errors.pop(id(target), None)
+        if pending is not None and pending[0] is target:
+            raise pending[1]
+        if type(target) not in wire.PURE_ITERATORS:
+            count = 1
         items = []
         for _ in range(max(1, min(int(count), 256))):
             try:
                 items.append(next(target))
             except StopIteration as stop:
                 return (items, True, stop.value)
+            except Exception as exc:
+                if not items:
+                    raise
+                self.pending_errors[id(target)] = (target, exc)
+                break
         return (items, False, None)
 
     def op_str(self, target):
@@ -593,7 +604,26 @@ class ProgramServer:
         return obj
 
     # -- exceptions ------------------------------------------------------------------------
-    def _exception_info(self, exc):
+    def _exception_info(self, exc, chained=True):
+        """(module, qualname, bases, args, message, frames, state, is_exception[, (cause, context)]):
+        the exception's plain-data description; with `chained`, its __cause__ and __context__ are
+        described too, one level deep (None where absent, "cause" where the context is the cause)."""
+        info = self._describe_exception(exc)
+        if not chained:
+            return info
+        cause, context = _chained(exc, "__cause__"), _chained(exc, "__context__")
+        if cause is None and context is None:
+            return info
+        cause_info = self._exception_info(cause, chained=False) if cause is not None else None
+        if context is None:
+            context_info = None
+        elif context is cause:
+            context_info = "cause"
+        else:
+            context_info = self._exception_info(context, chained=False)
+        return (*info, (cause_info, context_info))
+
+    def _describe_exception(self, exc):
         kind = type(exc)
         bases = []
         for klass in kind.__mro__[1:]:
@@ -668,6 +698,16 @@ class ProgramServer:
             except Exception:
                 pass
         return exc
+
+
+def _chained(exc, name):
+    """exc.__cause__ or exc.__context__ when it is an exception (read through BaseException's own
+    descriptor), else None."""
+    try:
+        value = getattr(BaseException, name).__get__(exc)
+    except BaseException:
+        return None
+    return value if isinstance(value, BaseException) else None
 
 
 _FLAT = {list: list.copy, dict: dict.copy, set: set.copy, bytearray: bytes}

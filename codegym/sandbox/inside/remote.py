@@ -42,6 +42,8 @@ class StaleHandle(TypeError):
 def short_repr(value):
     try:
         text = repr(value)
+    except PassBudgetSpent:
+        raise
     except BaseException:
         return f"<unrepresentable {type(value).__name__}>"
     return text if len(text) <= MAX_REPR else text[: MAX_REPR - 3] + "..."
@@ -127,12 +129,29 @@ class Session:
         return target
 
     # -- exceptions --------------------------------------------------------------------------
-    def exception_from(self, info):
-        """The harness-side exception for a program exception's description (see program.py)."""
+    def exception_from(self, info, chained=True):
+        """The harness-side exception for a program exception's description (see program.py), with
+        its __cause__ and __context__ (described one level deep) attached when they are exceptions."""
+        chain = None
+        if isinstance(info, tuple) and len(info) == 9:
+            info, chain = info[:8], info[8]
         try:
             module, qualname, bases, args, message, frames, state, _is_exception = info
         except (TypeError, ValueError):
             return ProgramGone("the program sent a malformed exception")
+        exc = self._exception_from(module, qualname, bases, args, message, frames, state)
+        if chained and isinstance(exc, Exception) and isinstance(chain, tuple) and len(chain) == 2:
+            cause = self.exception_from(chain[0], chained=False) if chain[0] is not None else None
+            context = cause if chain[1] == "cause" else None
+            if chain[1] is not None and chain[1] != "cause":
+                context = self.exception_from(chain[1], chained=False)
+            if isinstance(cause, Exception):
+                exc.__cause__ = cause  # also sets __suppress_context__, as `raise ... from` does
+            if isinstance(context, Exception) and context is not exc:
+                exc.__context__ = context
+        return exc
+
+    def _exception_from(self, module, qualname, bases, args, message, frames, state):
         module, qualname = _text(module), _text(qualname)
         message = _text(message)[:2000]
         chain = [(module, qualname)]
@@ -159,11 +178,19 @@ class Session:
                 exc.args = (message,)
         if klass.__dict__.get("_codegym_stand_in") is not None:
             exc._codegym_message = message
-        if isinstance(state, dict) and self.is_repo_module(klass.__module__):
+        if isinstance(state, dict):
+            # the attributes the program's exception carried (`self.code = ...`), as the plain data
+            # (or handles) the codec decoded; never a dunder or codegym's own name, and never a name
+            # that is behaviour of the class (a method or property an instance attribute would hide)
             for name, value in state.items():
-                if isinstance(name, str) and name.isidentifier():
+                if (
+                    type(name) is str
+                    and name.isidentifier()
+                    and not name.startswith(("__", "_codegym"))
+                    and not _behaviour_of(klass, name)
+                ):
                     try:
-                        setattr(exc, name, value)
+                        object.__setattr__(exc, name, value)
                     except Exception:
                         pass
         exc._codegym_frames = tuple(f for f in frames if _frame(f))[:12] if isinstance(frames, tuple) else ()
@@ -233,8 +260,9 @@ class Session:
         compared by the harness's copy, and such a class may carry its own comparison
         (importlib.metadata's case-insensitive `FoldedCase`, `DeprecatedList` comparing as a tuple) —
         the program would pick which trusted `__eq__` decides the verdict. The shadow then derives
-        from the plain type further down the chain, the semantics a plain `OrderedDict` or `Counter`
-        has here too (they arrive as dicts). Builtins and the task's repository classes may."""
+        from the plain type further down the chain (the harness's own `Counter` or `OrderedDict` is
+        only ever rebuilt for exactly those classes: wire.py's tag `u`). Builtins and the task's
+        repository classes may."""
         if klass.__module__ == "builtins" or not issubclass(klass, _VALUE_BASES):
             return True
         return self.is_repo_module(klass.__module__)
@@ -550,17 +578,23 @@ class Connection:
         self._answer(result)
 
     def _next_items(self, number, count):
+        """The next item of a test's iterator that the program reads: exactly one per request, as
+        many next() calls as the program makes. A test's iterator is the test's to read on after
+        the call (a shared `iter(range(10))`, a generator that records what was taken), so no
+        read-ahead is unobservable here, whatever its type. An AssertionError the iterator raises
+        fails the test whatever the program does with it, as for a test callable."""
         iterator = self.callback_ids.get(number) if type(number) is int else None
         if iterator is None or not hasattr(iterator, "__next__"):
             self._fail(RuntimeError("that harness iterator has expired"))
             return
         items, done = [], False
         try:
-            for _ in range(max(1, min(int(count) if type(count) is int else 1, 64))):
-                items.append(next(iterator))
+            items.append(next(iterator))
         except StopIteration:
             done = True
         except Exception as exc:
+            if isinstance(exc, AssertionError):
+                self.failed_assertions.append(exc)  # the test failed, whatever the program does with it
             self._fail(exc)
             return
         self._answer((items, done))
@@ -976,6 +1010,9 @@ class Remote:
         return iterator
 
     def __next__(self):
+        """The program's next item. The program reads ahead (a batch of up to 64) only over builtin
+        iterators whose reading has no effect (wire.PURE_ITERATORS); a generator's is read one item
+        per next(), and an exception after some items of a batch is raised on the next request."""
         target = self._target()
         buffer = target._buffer
         if buffer is None:
@@ -999,7 +1036,19 @@ class Remote:
         return value if type(value) is str else short_repr(value)
 
     def __repr__(self):
-        return f"<program {self._label} object #{self._id}>"
+        """The program's own repr(), asked of it like str(): a plain str, which decides nothing
+        (== stays identity). Where the program cannot answer, the handle's label."""
+        fallback = f"<program {self._label} object #{self._id}>"
+        if self._kind not in ("object", "callable", "iterator"):
+            return fallback
+        try:
+            target = self._target()
+            if target._conn.closed:
+                return fallback
+            value = target._conn.ask(b"V", target)
+        except Exception:
+            return fallback
+        return value if type(value) is str else fallback
 
     def __format__(self, spec):
         return format(str(self), spec)
@@ -1049,6 +1098,8 @@ class NamedRemote(Remote):
         return NamedRemote
 
     def __repr__(self):
+        if self._kind == "object":
+            return Remote.__repr__(self)
         return f"<program {self._label}>"
 
 

@@ -9,6 +9,11 @@ equality and truth are implemented by Python itself (or by the task's own truste
   bytes, bytearray, tuple, list, dict, set, frozenset;
 * a few stdlib value types — date, datetime, time, timedelta (fixed-offset time zones only),
   Decimal, Fraction, deque, range, compiled regular expressions;
+* standard-library values by name (tag `u` and a label from this module's own fixed table, never a
+  module path the peer chose): Counter, OrderedDict, defaultdict (its factory only when it is one
+  of `DEFAULT_FACTORIES`), dict_keys and dict_items (as snapshots: a view of the receiver's own
+  dict), pure paths, array.array, Ellipsis, and the named tuples of `STDLIB_TUPLES` (rebuilt only
+  when the receiver has that module loaded already: decoding never imports);
 * references the peer resolves in its own process — remote handles (`h`/`H`), harness callbacks
   (`k`), trusted classes and functions by name (`n`), instances of trusted classes by value (`o`,
   `e`) — each decoded by a hook of the receiving side, which decides what it accepts.
@@ -23,6 +28,7 @@ Transport: a pair of pipes per direction-agnostic `Channel` (a pipe round trip c
 socket's), frames of a 4-byte length, then a one-byte message kind and one encoded value.
 """
 
+import array
 import collections
 import datetime
 import decimal
@@ -34,6 +40,7 @@ import select
 import struct
 import sys
 import time
+import types
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 20000
@@ -57,7 +64,104 @@ _OrderedDict = collections.OrderedDict
 _Decimal, _Fraction, _Deque = decimal.Decimal, fractions.Fraction, collections.deque
 _Pattern = type(re.compile(""))
 _Enum = enum.Enum
+_Counter, _DefaultDict, _Array = collections.Counter, collections.defaultdict, array.array
+_DictKeys, _DictItems = type({}.keys()), type({}.items())
+_OdictKeys, _OdictItems = type(_OrderedDict().keys()), type(_OrderedDict().items())
+_Ellipsis = type(Ellipsis)
+_IsoCalendarDate = type(_Date(2000, 1, 1).isocalendar())
+_ARRAY_TYPECODES = frozenset(array.typecodes) - {"u"}  # "u" (wchar_t) is deprecated
 _PATTERN_FLAGS = re.IGNORECASE | re.LOCALE | re.MULTILINE | re.DOTALL | re.UNICODE | re.VERBOSE | re.ASCII
+
+
+# Iterators whose reading has no effect anyone could observe (builtin containers' own iterators:
+# no code of the program or of a test runs while they advance): only these are read ahead in
+# batches when a test reads a program's iterator; any other (a generator, a map, a class with __next__) is
+# read exactly one item per next(), as the consumer asks.
+PURE_ITERATORS = frozenset(
+    type(iterator)
+    for iterator in (
+        iter([]),
+        reversed([]),
+        iter(()),
+        iter(range(0)),
+        iter(range(1 << 70)),
+        iter(""),
+        iter("\u00e9"),
+        iter(b""),
+        iter(bytearray()),
+        iter({}),
+        iter({}.values()),
+        iter({}.items()),
+        reversed({}),
+        reversed({}.values()),
+        reversed({}.items()),
+        iter(set()),
+        iter(collections.deque()),
+        reversed(collections.deque()),
+    )
+)
+
+# The factories a defaultdict may carry across (the receiver's own builtins and collections types;
+# any other factory, a lambda or a program's function, arrives as a defaultdict without one).
+DEFAULT_FACTORIES = {
+    kind.__name__: kind for kind in (list, dict, set, frozenset, tuple, str, bytes, int, float, complex, bool)
+}
+DEFAULT_FACTORIES.update(Counter=_Counter, OrderedDict=_OrderedDict, deque=collections.deque)
+
+# Standard-library named tuples that cross by value: label -> (module, attribute). The receiver
+# rebuilds its own class, found only in a module it has already imported (the harness imports these
+# modules itself: see harness.py); when that module is not loaded the value arrives as a tuple.
+STDLIB_TUPLES = {
+    "urllib.parse.ParseResult": ("urllib.parse", "ParseResult"),
+    "urllib.parse.SplitResult": ("urllib.parse", "SplitResult"),
+    "urllib.parse.DefragResult": ("urllib.parse", "DefragResult"),
+    "urllib.parse.ParseResultBytes": ("urllib.parse", "ParseResultBytes"),
+    "urllib.parse.SplitResultBytes": ("urllib.parse", "SplitResultBytes"),
+    "urllib.parse.DefragResultBytes": ("urllib.parse", "DefragResultBytes"),
+    "datetime.IsoCalendarDate": ("datetime", None),  # not a module attribute: the class of isocalendar()
+    "time.struct_time": ("time", "struct_time"),
+    "decimal.DecimalTuple": ("decimal", "DecimalTuple"),
+    "functools.CacheInfo": ("functools", "_CacheInfo"),
+    "difflib.Match": ("difflib", "Match"),
+    "inspect.FullArgSpec": ("inspect", "FullArgSpec"),
+}
+STDLIB_TUPLE_MODULES = tuple(sorted({module for module, _ in STDLIB_TUPLES.values()}))
+
+
+def _stdlib_tuple_class(label):
+    """The receiver's own class for a label of STDLIB_TUPLES, or None (unknown label, or its module
+    is not loaded here). Never imports: only sys.modules entries that are plain modules count."""
+    entry = STDLIB_TUPLES.get(label)
+    if entry is None:
+        return None
+    module_name, attribute = entry
+    if attribute is None:
+        return _IsoCalendarDate
+    module = sys.modules.get(module_name)
+    if type(module) is not types.ModuleType:
+        return None
+    klass = module.__dict__.get(attribute)
+    return klass if isinstance(klass, type) and issubclass(klass, tuple) else None
+
+
+def _stdlib_tuple_label(kind):
+    """The STDLIB_TUPLES label of exactly `kind`, or None."""
+    if kind is _IsoCalendarDate:
+        return "datetime.IsoCalendarDate"
+    for label in STDLIB_TUPLES:
+        if _stdlib_tuple_class(label) is kind:
+            return label
+    return None
+
+
+def _pure_path_classes():
+    """pathlib's classes when this process has loaded pathlib (never imported for a value)."""
+    module = sys.modules.get("pathlib")
+    if type(module) is not types.ModuleType:
+        return None
+    names = ("PurePath", "PurePosixPath", "PureWindowsPath", "PosixPath", "WindowsPath")
+    classes = tuple(module.__dict__.get(name) for name in names)
+    return classes if all(isinstance(k, type) for k in classes) else None
 
 
 class WireError(Exception):
@@ -175,6 +279,8 @@ class Encoder:
             return
         if self.claim is not None and self.claim(self, obj):
             return
+        if self._stdlib_value(obj, kind):
+            return
         # subclasses of plain types travel as their base type; bool cannot be subclassed
         for base, method in _SUBCLASS_ENCODERS:
             if isinstance(obj, base):
@@ -269,7 +375,11 @@ class Encoder:
         if self._remember(obj):
             return
         pairs = list(_OrderedDict.items(obj) if isinstance(obj, _OrderedDict) else dict.items(obj))
-        self.out += b"d" + _U32.pack(len(pairs))
+        self.out += b"d"
+        self._pairs(pairs)
+
+    def _pairs(self, pairs):
+        self.out += _U32.pack(len(pairs))
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise Uncrossable(f"the value is nested deeper than {MAX_DEPTH} levels")
@@ -300,6 +410,79 @@ class Encoder:
             raise Uncrossable(f"a deque with maxlen {maxlen} cannot cross")
         self.out += b"q" + _I32.pack(-1 if maxlen is None else maxlen) + _U32.pack(len(items))
         self._items(items)
+
+    # standard-library values by name (tag `u`): exact classes only, read at C level
+    def _labelled(self, label):
+        self.out += b"u"
+        self.text(label)
+
+    def counter_(self, obj):
+        if self._remember(obj):
+            return
+        self._labelled("Counter")
+        self._pairs(list(dict.items(obj)))
+
+    def ordered_dict_(self, obj):
+        if self._remember(obj):
+            return
+        self._labelled("OrderedDict")
+        self._pairs(list(_OrderedDict.items(obj)))
+
+    def default_dict_(self, obj):
+        if self._remember(obj):
+            return
+        factory = _DefaultDict.default_factory.__get__(obj)
+        # by identity: a factory is looked up without hashing or comparing it
+        name = next((n for n, f in DEFAULT_FACTORIES.items() if f is factory), "")
+        self._labelled("defaultdict")
+        self.text(name)
+        self._pairs(list(dict.items(obj)))
+
+    def dict_keys_(self, obj):
+        self._labelled("dict_keys")
+        items = list(obj)  # the view's own C iterator (exact type): no method of the dict runs
+        self.out += b"t" + _U32.pack(len(items))
+        self._items(items)
+
+    def dict_items_(self, obj):
+        self._labelled("dict_items")
+        self._pairs(list(obj))
+
+    def array_(self, obj):
+        if self._remember(obj):
+            return
+        typecode = _Array.typecode.__get__(obj)
+        if typecode not in _ARRAY_TYPECODES:
+            raise Uncrossable(f"an array of typecode {typecode!r} cannot cross")
+        data = _Array.tobytes(obj)
+        self._labelled("array")
+        self.text(typecode)
+        self.out += b"b" + _U32.pack(len(data)) + data
+        self._check_size()
+
+    def ellipsis_(self, obj):
+        self._labelled("Ellipsis")
+
+    def _stdlib_value(self, obj, kind):
+        """Standard-library named tuples and paths of exactly a known class (True when written)."""
+        if issubclass(kind, tuple):
+            label = _stdlib_tuple_label(kind)
+            if label is None:
+                return False
+            items = list(tuple.__iter__(obj))
+            if label == "time.struct_time":  # its zone fields are not part of the tuple
+                items += [kind.tm_zone.__get__(obj), kind.tm_gmtoff.__get__(obj)]
+            self._labelled(label)
+            self.out += b"t" + _U32.pack(len(items))
+            self._items(items)
+            return True
+        paths = _pure_path_classes()
+        if paths is None or kind not in paths[1:]:
+            return False
+        windows = issubclass(kind, paths[2]) or kind is paths[4]
+        self._labelled("PureWindowsPath" if windows else "PurePosixPath")
+        self.string(paths[0].__str__(obj))
+        return True
 
     # stdlib value types
     def _tz(self, tzinfo, moment):
@@ -389,6 +572,15 @@ _ENCODERS = {
     _Fraction: Encoder.fraction_,
     range: Encoder.range_,
     _Pattern: Encoder.pattern_,
+    _Counter: Encoder.counter_,
+    _OrderedDict: Encoder.ordered_dict_,
+    _DefaultDict: Encoder.default_dict_,
+    _DictKeys: Encoder.dict_keys_,
+    _OdictKeys: Encoder.dict_keys_,
+    _DictItems: Encoder.dict_items_,
+    _OdictItems: Encoder.dict_items_,
+    _Array: Encoder.array_,
+    _Ellipsis: Encoder.ellipsis_,
 }
 # datetime before date (a datetime is a date); the rest are disjoint
 _SUBCLASS_ENCODERS = (
@@ -609,14 +801,17 @@ class Decoder:
         return result
 
     def _dict(self):
+        return self._fill(self.register({}))
+
+    def _fill(self, result):
+        """Read a dict's pairs into `result` (already registered), with dict's own __setitem__."""
         count = self._count(2)
-        result = self.register({})
         self._enter()
         value = self.value
         for _ in range(count):
             key = value()
             try:
-                result[key] = value()
+                result[key] = value()  # a dict, or the receiver's own Counter/OrderedDict/defaultdict
             except TypeError as exc:
                 raise WireError(f"unhashable dict key: {exc}") from None
         self.depth -= 1
@@ -653,6 +848,70 @@ class Decoder:
             result.append(self.value())
         self.depth -= 1
         return result
+
+    def _stdlib(self):
+        """A standard-library value by the label of this module's table (see Encoder._labelled)."""
+        label = self.text()
+        if label == "Counter":
+            return self._fill(self.register(_Counter()))
+        if label == "OrderedDict":
+            return self._fill(self.register(_OrderedDict()))
+        if label == "defaultdict":
+            name = self.text()
+            factory = DEFAULT_FACTORIES.get(name) if name else None
+            if name and factory is None:
+                raise WireError(f"a defaultdict factory {name[:40]!r} that cannot cross")
+            return self._fill(self.register(_DefaultDict(factory)))
+        if label == "dict_keys":
+            keys = self._nested_value()
+            if type(keys) is not tuple:
+                raise WireError("dict_keys needs a tuple of keys")
+            try:
+                return dict.fromkeys(keys).keys()
+            except TypeError as exc:
+                raise WireError(f"unhashable dict key: {exc}") from None
+        if label == "dict_items":
+            return self._fill({}).items()
+        if label == "array":
+            typecode = self.text()
+            data = self._nested_value()
+            if typecode not in _ARRAY_TYPECODES or type(data) is not bytes:
+                raise WireError("an array needs a known typecode and bytes")
+            result = _Array(typecode)
+            if len(data) % result.itemsize:
+                raise WireError("an array's bytes are not a whole number of items")
+            result.frombytes(data)
+            return self.register(result)
+        if label == "Ellipsis":
+            return Ellipsis
+        if label in ("PurePosixPath", "PureWindowsPath"):
+            text = self._nested_value()
+            paths = _pure_path_classes()
+            if type(text) is not str:
+                raise WireError("a path needs a str")
+            if paths is None:
+                return text  # pathlib not loaded here: its string
+            return (paths[1] if label == "PurePosixPath" else paths[2])(text)
+        if label in STDLIB_TUPLES:
+            items = self._nested_value()
+            if type(items) is not tuple:
+                raise WireError(f"{label} needs a tuple")
+            klass = _stdlib_tuple_class(label)
+            if klass is None:
+                return items
+            try:
+                if hasattr(klass, "_make"):  # collections.namedtuple: exactly its fields
+                    if len(items) != len(klass._fields):
+                        raise ValueError(f"{len(items)} items for {len(klass._fields)} fields")
+                    return tuple.__new__(klass, items)
+                if klass is _IsoCalendarDate:
+                    if len(items) != 3 or any(type(i) is not int for i in items):
+                        raise ValueError("three ints expected")
+                    return klass(*items)
+                return klass(items)  # struct_time: a structseq of 9 to 11 items
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise WireError(f"bad {label}: {exc}") from None
+        raise WireError(f"unknown standard-library value {label[:60]!r}")
 
     def _ref(self):
         index = self.u32()
@@ -786,6 +1045,7 @@ _DECODERS = {
     ord("Q"): Decoder._fraction,
     ord("R"): Decoder._range,
     ord("p"): Decoder._pattern,
+    ord("u"): Decoder._stdlib,
 }
 
 
@@ -822,6 +1082,11 @@ def merge_into(old, new, depth=0, seen=None):
         else:
             list.__setitem__(old, slice(None), list.copy(new))
         merged = True
+    elif kind is _OrderedDict:
+        # its own methods: dict's would bypass its order (and the order is part of its value)
+        _OrderedDict.clear(old)
+        _OrderedDict.update(old, _OrderedDict.items(new))
+        merged = True
     elif isinstance(old, dict):
         if dict.keys(old) == dict.keys(new):
             for key, item in list(dict.items(new)):
@@ -837,6 +1102,11 @@ def merge_into(old, new, depth=0, seen=None):
     elif isinstance(old, bytearray):
         bytearray.__setitem__(old, slice(None), bytes(new))
         merged = True
+    elif kind is _Array:
+        if _Array.typecode.__get__(old) != _Array.typecode.__get__(new):
+            return new
+        _Array.__setitem__(old, slice(None), new)
+        return old
     elif isinstance(old, _Deque):
         _Deque.clear(old)
         _Deque.extend(old, list(new))
