@@ -80,9 +80,10 @@ _NOT_CODE = frozenset(
 
 
 def code_lines(code: str) -> frozenset[int] | None:
-    """The lines that hold code: those on which a token of a statement begins. Blank and
-    comment-only lines, the inner lines of a multi-line string, and bare string statements
-    (docstrings, strings standing alone anywhere) are not code. None when the code does not parse."""
+    """The lines that hold code: those on which a token of a statement begins, or an expression
+    inside an f-string. Blank and comment-only lines, the inner lines of a multi-line string (its
+    text), and bare string statements (docstrings, strings standing alone anywhere) are not code.
+    None when the code does not parse."""
     try:
         tree = ast.parse(code)
         text_spans = sorted(  # disjoint: a bare string statement holds no other statement
@@ -99,6 +100,11 @@ def code_lines(code: str) -> frozenset[int] | None:
             in_text = span < len(text_spans) and text_spans[span][0] <= token.start
             if token.type not in _NOT_CODE and not in_text:
                 lines.add(token.start[0])
+        # the expressions inside an f-string are code on whatever line they stand (before 3.12 the
+        # whole f-string is one token, so a multi-line one's inner lines begin no token)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FormattedValue):
+                lines.update(inner.lineno for inner in ast.walk(node) if hasattr(inner, "lineno"))
         return frozenset(lines)
     except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
         return None

@@ -9,7 +9,7 @@ import pytest
 from codegym.reward.complexity import complexity_report, complexity_score
 from codegym.reward.config import RewardConfig, RewardConfigError, bundled_config
 from codegym.reward.scoring import RewardJudge
-from codegym.reward.style import StyleReport, code_line_count, line_allowance, style_reports
+from codegym.reward.style import StyleReport, code_line_count, code_lines, line_allowance, style_reports
 from codegym.sandbox.types import ExecResult, ExecStatus
 from codegym.tasks.humaneval import load_humaneval_pack
 
@@ -581,3 +581,13 @@ def test_statements_that_do_nothing_dilute_findings_only_up_to_the_reference_all
     assert padded.score(10.0, allowance) < 0.6 < padded.score(10.0)
     assert ugly.score(10.0, allowance) == ugly.score(10.0)  # ordinary lengths: no change
     assert line_allowance(None) is None  # no reference, no cap
+
+
+def test_expressions_inside_a_multi_line_f_string_are_code() -> None:
+    """Before 3.12 a multi-line f-string is one token, so the lines of its replacement fields began
+    no token and every finding there was dropped (red team 19, X1: style 0.158 -> 1.0 by splitting
+    the same expressions over lines); its text lines stay text."""
+    split = 'def f(size):\n    return f"""{\ntype(size) == bool\n}\ntext only\n"""\n'
+    assert code_lines(split) == frozenset({1, 2, 3})
+    (report,) = style_reports([(split, 1)], RewardConfig().ruff_config)
+    assert "E721:3" in report.findings and report.code_lines == 3

@@ -409,6 +409,30 @@ def test_iterators_are_read_as_lazily_as_plain_python(local_backend: LocalBacken
     assert result.status is ExecStatus.PASSED, messages(result)
 
 
+def test_long_generators_cross_in_batches_after_the_first_items(local_backend: LocalBackend) -> None:
+    # red team 19, X3: read one item per round trip, a 600,000-item generator took ~25 us an item
+    # (a test passing it to `sum` timed out at 10 s; 0.36 s before W3); exact for the first
+    # wire.EXACT_ITEMS items, batched after them; an exception after a batch's items comes after them
+    solution = (
+        "def total(iterable):\n    return sum(iterable)\n\n"
+        "def squares(n):\n    for i in range(n):\n        yield i * i\n\n"
+        "def parse(items):\n    for item in items:\n        yield int(item)\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import total, squares, parse\n\n"
+        "def test_long_test_generator():\n    assert total(x for x in range(600_000)) == 179999700000\n\n"
+        "def test_long_program_generator():\n    assert sum(squares(600_000)) == sum(i * i for i in range(600_000))\n\n"
+        "def test_an_error_past_the_exact_items_comes_after_the_items_before_it():\n"
+        "    g = parse([str(i) for i in range(3000)] + ['x'])\n"
+        "    assert [next(g) for _ in range(3000)] == list(range(3000))\n"
+        "    with pytest.raises(ValueError):\n        next(g)\n\n"
+        "def test_a_long_shared_iterator_is_read_exactly_at_first():\n    it = iter(range(5000))\n"
+        "    assert total(next(it) for _ in range(3)) == 3\n    assert next(it) == 3\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_a_test_generators_failed_assert_fails_the_test_even_if_the_program_swallows_it(
     local_backend: LocalBackend,
 ) -> None:

@@ -58,28 +58,36 @@ class Callback:
 
 
 class CallbackIterator:
-    """A harness iterator (a generator a test passed), read over the connection one item per
-    next(): the test may read it on after the call, so nothing is read ahead of the program."""
+    """A harness iterator (a generator a test passed), read over the connection: one item per
+    next() for the first `wire.EXACT_ITEMS` (the test may read it on after the call, so nothing is
+    read ahead of the program; the harness serves no more anyway), then in growing batches."""
 
-    __slots__ = ("_done", "_id", "_server")
+    __slots__ = ("_batch", "_done", "_id", "_items", "_received", "_server")
 
     def __init__(self, server, number):
         self._server = server
         self._id = number
+        self._items = []
         self._done = False
+        self._batch = 1
+        self._received = 0
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self._done:
-            raise StopIteration
-        items, _done = self._server.next_items(self._id, 1)
-        items = list(items)
-        if not items:
-            self._done = True
-            raise StopIteration
-        return items[0]
+        if not self._items:
+            if self._done:
+                raise StopIteration
+            items, done = self._server.next_items(self._id, self._batch)
+            self._items, self._done = list(items)[::-1], done
+            self._received += len(self._items)
+            if self._received >= wire.EXACT_ITEMS:
+                self._batch = min(64, self._batch * 2)
+            if not self._items:
+                self._done = True
+                raise StopIteration
+        return self._items.pop()
 
 
 class ProgramServer:
@@ -100,6 +108,7 @@ class ProgramServer:
         self.module = None
         self.coverage = None
         self.pending_errors = {}  # id(iterator) -> (iterator, exception raised after a batch's items)
+        self.items_read = {}  # id(iterator) -> (iterator, requests served): exact reading, then batches
         self.known = []  # per request in flight: {id(obj): index} of the objects the harness sent
         self.hooks = {
             b"h": self._decode_handle,
@@ -318,14 +327,20 @@ class ProgramServer:
 
     def op_next(self, target, count):
         """Up to `count` items; an exhausted iterator ends the batch (items, True, StopIteration.value).
-        Only an iterator whose reading has no observable effect (wire.PURE_ITERATORS) is read ahead:
-        any other gives one item per request, as plain Python's next() would. An exception after
-        some items is kept and raised at the next request, once the harness has used those items."""
+        Only an iterator whose reading has no observable effect (wire.PURE_ITERATORS) is read ahead
+        at once: any other gives one item per request, as plain Python's next() would, for its first
+        `wire.EXACT_ITEMS` requests, then batches (a test iterating a long generator). An exception
+        after some items is kept and raised at the next request, once the harness has used those
+        items."""
         pending = self.pending_errors.pop(id(target), None)
         if pending is not None and pending[0] is target:
             raise pending[1]
         if type(target) not in wire.PURE_ITERATORS:
-            count = 1
+            read = self.items_read.get(id(target))
+            done = read[1] if read is not None and read[0] is target else 0
+            if done < wire.EXACT_ITEMS:
+                count = 1
+            self.items_read[id(target)] = (target, done + 1)  # (a batch counts once: enough here)
         items = []
         for _ in range(max(1, min(int(count), 256))):
             try:
@@ -353,6 +368,7 @@ class ProgramServer:
             obj = self.objects.pop(number, None)
             if obj is not None:
                 self.handle_of.pop(id(obj), None)
+                self.items_read.pop(id(obj), None)
                 self.described.discard(number)
 
     def op_describe(self, number):

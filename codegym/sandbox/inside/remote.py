@@ -389,6 +389,8 @@ class Connection:
         self.remotes = {}
         self.callbacks = []  # a stack: one table per request in flight
         self.callback_ids = {}
+        self.items_served = {}  # callback number -> items of a test's iterator read so far
+        self.pending_iterator_errors = {}  # callback number -> its exception, after a batch's items
         self.sent = []  # a stack: the objects each request in flight sent by value (for `a`)
         self.next_callback = 1
         self.failed_assertions = []
@@ -529,6 +531,8 @@ class Connection:
             self.sent.pop()
             for number in self.callbacks.pop():
                 self.callback_ids.pop(number, None)
+                self.items_served.pop(number, None)
+                self.pending_iterator_errors.pop(number, None)
 
     def ask(self, kind, *fields):
         return self.request(kind, *fields)[0]
@@ -578,25 +582,39 @@ class Connection:
         self._answer(result)
 
     def _next_items(self, number, count):
-        """The next item of a test's iterator that the program reads: exactly one per request, as
-        many next() calls as the program makes. A test's iterator is the test's to read on after
-        the call (a shared `iter(range(10))`, a generator that records what was taken), so no
-        read-ahead is unobservable here, whatever its type. An AssertionError the iterator raises
-        fails the test whatever the program does with it, as for a test callable."""
+        """The next items of a test's iterator that the program reads: exactly one per request for
+        the first `wire.EXACT_ITEMS` items, as many next() calls as the program makes (a test's
+        iterator is the test's to read on after the call: a shared `iter(range(10))`, a generator
+        that records what was taken), then up to 64 per request (a long iterable passed whole). An
+        AssertionError the iterator raises fails the test whatever the program does with it, as for
+        a test callable."""
         iterator = self.callback_ids.get(number) if type(number) is int else None
         if iterator is None or not hasattr(iterator, "__next__"):
             self._fail(RuntimeError("that harness iterator has expired"))
             return
+        pending = self.pending_iterator_errors.pop(number, None)
+        if pending is not None:
+            if isinstance(pending, AssertionError):
+                self.failed_assertions.append(pending)
+            self._fail(pending)
+            return
+        served = self.items_served.get(number, 0)
+        batch = 1 if served < wire.EXACT_ITEMS else max(1, min(int(count) if type(count) is int else 1, 64))
         items, done = [], False
         try:
-            items.append(next(iterator))
+            for _ in range(batch):
+                items.append(next(iterator))
         except StopIteration:
             done = True
         except Exception as exc:
-            if isinstance(exc, AssertionError):
-                self.failed_assertions.append(exc)  # the test failed, whatever the program does with it
-            self._fail(exc)
-            return
+            if items:  # raised at the next request, once the program has these items
+                self.pending_iterator_errors[number] = exc
+            else:
+                if isinstance(exc, AssertionError):
+                    self.failed_assertions.append(exc)  # the test failed, whatever the program does
+                self._fail(exc)
+                return
+        self.items_served[number] = served + len(items)
         self._answer((items, done))
 
     # -- encoding (harness -> program) -------------------------------------------------------

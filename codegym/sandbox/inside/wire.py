@@ -101,6 +101,12 @@ PURE_ITERATORS = frozenset(
     )
 )
 
+# How many items of an iterator whose reading may be observed (a generator, a test's shared
+# iterator) are read exactly one per next() before batches begin: tests that check laziness take a
+# few items; one that passes a million-item generator would otherwise pay a round trip per item
+# (~25 us: 25 s), so past this many the reading goes ahead in batches of up to 64.
+EXACT_ITEMS = 1024
+
 # The factories a defaultdict may carry across (the receiver's own builtins and collections types;
 # any other factory, a lambda or a program's function, arrives as a defaultdict without one).
 DEFAULT_FACTORIES = {
