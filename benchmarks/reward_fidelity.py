@@ -4,9 +4,11 @@
 
 1. The 164 canonical HumanEval solutions, judged `--repeats` times: hack flags (must be 0) and the
    largest per-task spread of the total reward (target <= 0.05).
-   Identical programs, identical efficiency: of every pair of judgments of one program (the canonical
-   solutions' repeats, and the slowed solutions' two runs below), the share whose efficiency scores are
-   equal (target >= 99%).
+   Identical programs, identical efficiency: of every pair of judgments of one program, the share
+   whose efficiency scores are equal (target >= 99%), for the canonical solutions' repeats (within
+   the reference's tolerance and floor, where noise must not move the score) and for the slowed
+   solutions' two runs below (spread across the scale, where a quantised noisy time crosses a step
+   now and then; their own target is the run-to-run difference).
 2. Efficiency: each canonical solution slowed by 10**5 loop turns per call, judged twice: the share of
    tasks whose efficiency is at least 0.2 below the canonical one (target >= 90%), and the mean
    run-to-run difference of the slow efficiency (target <= 0.05); the same slow solution memoised at
@@ -116,12 +118,17 @@ def efficiency_section(judge: RewardJudge, tasks, pairs: list[tuple[int, int]]) 
         + check("memo gain <= 0.1", statistics.mean(gains) <= 0.1)
     )
     equal, total = sum(e for e, _ in pairs), sum(n for _, n in pairs)
-    slow_equal = sum(e for e, _ in pairs[-len(drops) :])
+    slowed = pairs[len(pairs) - len(drops) :]
+    canonical = pairs[: len(pairs) - len(drops)]
+    shares = {
+        name: (sum(e for e, _ in group), sum(n for _, n in group))
+        for name, group in (("canonical repeats", canonical), ("slowed runs", slowed))
+    }
     print(
-        f"identical programs judged again ({total} pairs: canonical repeats, slowed runs): identical "
-        f"efficiency in {equal / total:.1%} (slowed runs alone: {slow_equal}/{len(drops)})"
+        f"identical programs judged again: identical efficiency in {equal / total:.1%} of {total} pairs; "
+        + "; ".join(f"{name} {e}/{n} ({e / n:.1%})" for name, (e, n) in shares.items())
     )
-    print("  " + check(">= 99%", equal / total >= 0.99))
+    print("  " + "; ".join(check(f"{name} >= 99%", e / n >= 0.99) for name, (e, n) in shares.items()))
 
 
 def variants_section(backend) -> None:

@@ -86,8 +86,15 @@ def code_lines(code: str) -> frozenset[int] | None:
     None when the code does not parse."""
     try:
         tree = ast.parse(code)
+        source_lines = code.split("\n")
+
+        def position(line: int, byte_column: int) -> tuple[int, int]:
+            """The AST's (line, UTF-8 byte offset) as tokenize's (line, character offset)."""
+            text = source_lines[line - 1] if 0 < line <= len(source_lines) else ""
+            return line, len(text.encode("utf-8", "surrogatepass")[:byte_column].decode("utf-8", "ignore"))
+
         text_spans = sorted(  # disjoint: a bare string statement holds no other statement
-            ((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))
+            (position(node.lineno, node.col_offset), position(node.end_lineno, node.end_col_offset))
             for node in ast.walk(tree)
             if isinstance(node, ast.Expr)
             and isinstance(node.value, ast.Constant)
