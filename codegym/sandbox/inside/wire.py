@@ -12,8 +12,10 @@ equality and truth are implemented by Python itself (or by the task's own truste
 * standard-library values by name (tag `u` and a label from this module's own fixed table, never a
   module path the peer chose): Counter, OrderedDict, defaultdict (its factory only when it is one
   of `DEFAULT_FACTORIES`), dict_keys and dict_items (as snapshots: a view of the receiver's own
-  dict), pure paths, array.array, Ellipsis, and the named tuples of `STDLIB_TUPLES` (rebuilt only
-  when the receiver has that module loaded already: decoding never imports);
+  dict), pure paths (exactly PurePath, PurePosixPath, PureWindowsPath: a concrete Path asks the
+  file system of its process, so the program's stays a handle), array.array, Ellipsis, and the
+  named tuples of `STDLIB_TUPLES` (rebuilt only when the receiver has that module loaded already:
+  decoding never imports);
 * references the peer resolves in its own process — remote handles (`h`/`H`), harness callbacks
   (`k`), trusted classes and functions by name (`n`), instances of trusted classes by value (`o`,
   `e`) — each decoded by a hook of the receiving side, which decides what it accepts.
@@ -168,6 +170,20 @@ def _pure_path_classes():
     names = ("PurePath", "PurePosixPath", "PureWindowsPath", "PosixPath", "WindowsPath")
     classes = tuple(module.__dict__.get(name) for name in names)
     return classes if all(isinstance(k, type) for k in classes) else None
+
+
+def encode_pure_path(encoder, obj, paths=None):
+    """Write a path (pure or concrete) as the pure path of its flavour: its text, no file system."""
+    paths = paths or _pure_path_classes()
+    windows = isinstance(obj, paths[2])
+    encoder._labelled("PureWindowsPath" if windows else "PurePosixPath")
+    encoder.string(paths[0].__str__(obj))
+
+
+def concrete_path_classes():
+    """pathlib's PosixPath and WindowsPath when this process has loaded pathlib, else ()."""
+    paths = _pure_path_classes()
+    return paths[3:] if paths is not None else ()
 
 
 class WireError(Exception):
@@ -483,11 +499,12 @@ class Encoder:
             self._items(items)
             return True
         paths = _pure_path_classes()
-        if paths is None or kind not in paths[1:]:
+        if paths is None or kind not in paths[:3]:
+            # a concrete Path (PosixPath, WindowsPath) is not a value: its methods (exists,
+            # is_dir, read_text) ask the file system of the process that holds it, so it stays
+            # there (the program's one is a handle whose class is the harness's own Path)
             return False
-        windows = issubclass(kind, paths[2]) or kind is paths[4]
-        self._labelled("PureWindowsPath" if windows else "PurePosixPath")
-        self.string(paths[0].__str__(obj))
+        encode_pure_path(self, obj, paths)
         return True
 
     # stdlib value types
