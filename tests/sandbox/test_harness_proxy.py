@@ -574,3 +574,22 @@ def test_a_returned_path_is_the_programs_path_and_a_tests_path_arrives_pure(
     )
     result = judge(local_backend, solution, tests)
     assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_an_ordered_dict_mutated_in_place_keeps_its_inner_objects(local_backend: LocalBackend) -> None:
+    # Y3 (c): a test holding an inner list of an OrderedDict argument sees the program's change,
+    # as with a plain dict, and the order stays the program's
+    solution = (
+        "def add_edge(graph, a, b):\n    graph[a].append(b)\n    graph.setdefault(b, [])\n\n"
+        "def promote(graph, key):\n    graph.move_to_end(key, last=False)\n"
+    )
+    tests = (
+        "from collections import OrderedDict\nfrom solution import add_edge, promote\n\n"
+        "def test_inner_list():\n    graph = OrderedDict(a=[], b=[])\n    a_list = graph['a']\n"
+        "    add_edge(graph, 'a', 'b')\n    add_edge(graph, 'a', 'c')\n"
+        "    assert a_list == ['b', 'c'] and graph['a'] is a_list and list(graph) == ['a', 'b', 'c']\n\n"
+        "def test_order():\n    graph = OrderedDict(a=[1], b=[2])\n    b_list = graph['b']\n"
+        "    promote(graph, 'b')\n    assert list(graph) == ['b', 'a'] and graph['b'] is b_list\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)

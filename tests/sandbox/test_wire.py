@@ -1576,6 +1576,30 @@ def test_merge_replaces_the_items_of_a_dict_with_other_keys():
     assert old == new and list(old) == ["b", "a"]
 
 
+def test_merge_keeps_inner_objects_of_ordered_dicts_counters_and_defaultdicts():
+    # Y3 (c): an OrderedDict mutated in place kept its order but replaced its values, so a test
+    # holding an inner list did not see the program's append; every dict kind now merges like dict
+    a_list, b_list = [], []
+    old = collections.OrderedDict(a=a_list, b=b_list)
+    new = collections.OrderedDict(b=[], a=["b"], c=[1])
+    assert wire.merge_into(old, new) is old
+    assert old == new and list(old) == ["b", "a", "c"]  # the order is the program's
+    assert old["a"] is a_list and a_list == ["b"] and old["b"] is b_list
+    factory = lambda: []  # noqa: E731
+    inner = []
+    groups = collections.defaultdict(factory, {"k": inner})
+    assert wire.merge_into(groups, collections.defaultdict(None, {"k": [1], "n": [2]})) is groups
+    assert groups["k"] is inner and inner == [1] and groups == {"k": [1], "n": [2]}
+    assert groups.default_factory is factory and groups["new"] == []
+    counts = collections.Counter(a=1)
+    assert wire.merge_into(counts, collections.Counter(b=2, a=3)) is counts
+    assert counts == collections.Counter(a=3, b=2) and list(counts) == ["b", "a"]
+    # a plain dict whose keys the program reordered: its values keep identity, its order is new's
+    old = {"x": a_list, "y": 2}
+    assert wire.merge_into(old, {"y": 3, "x": ["b", "z"]}) is old
+    assert list(old) == ["y", "x"] and old["x"] is a_list and a_list == ["b", "z"]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -1105,18 +1105,23 @@ def merge_into(old, new, depth=0, seen=None):
         else:
             list.__setitem__(old, slice(None), list.copy(new))
         merged = True
-    elif kind is _OrderedDict:
-        # its own methods: dict's would bypass its order (and the order is part of its value)
-        _OrderedDict.clear(old)
-        _OrderedDict.update(old, _OrderedDict.items(new))
-        merged = True
     elif isinstance(old, dict):
-        if dict.keys(old) == dict.keys(new):
-            for key, item in list(dict.items(new)):
-                dict.__setitem__(old, key, merge_into(dict.__getitem__(old, key), item, depth + 1, seen))
-        else:
-            dict.clear(old)
-            dict.update(old, dict.items(new))
+        # every key old and new share keeps its value's identity (merged in place); the keys then
+        # follow new's order. An OrderedDict through its own methods: dict's would bypass its
+        # order, which is part of its value. Counter and defaultdict are dicts here (dict's own
+        # methods: no __missing__, and the test's default_factory stays)
+        ordered = kind is _OrderedDict
+        missing = object()
+        pairs = []
+        for key, item in list(_OrderedDict.items(new) if ordered else dict.items(new)):
+            before = dict.get(old, key, missing)
+            pairs.append((key, item if before is missing else merge_into(before, item, depth + 1, seen)))
+        clear, store = (
+            (_OrderedDict.clear, _OrderedDict.__setitem__) if ordered else (dict.clear, dict.__setitem__)
+        )
+        clear(old)
+        for key, item in pairs:
+            store(old, key, item)
         merged = True
     elif isinstance(old, set):
         set.clear(old)
