@@ -593,3 +593,62 @@ def test_an_ordered_dict_mutated_in_place_keeps_its_inner_objects(local_backend:
     )
     result = judge(local_backend, solution, tests)
     assert result.status is ExecStatus.PASSED, messages(result)
+
+
+def test_program_exceptions_keep_class_attributes_properties_and_builtin_fields(
+    local_backend: LocalBackend,
+) -> None:
+    # Y2: class-level plain data of the program's exception classes, property values (evaluated in
+    # the program), the C-level fields of a builtin base and `from None` cross; methods do not
+    solution = (
+        "import errno\n\n"
+        "class HttpError(Exception):\n    status = 500\n    tags = ('http',)\n"
+        "    def describe(self):\n        return 'x'\n\n"
+        "class NotFound(HttpError):\n    status = 404\n\n"
+        "class Overdraft(Exception):\n    def __init__(self, balance, amount):\n"
+        "        super().__init__('overdraft')\n        self.balance, self.amount = balance, amount\n"
+        "    @property\n    def shortfall(self):\n        return self.amount - self.balance\n"
+        "    @property\n    def broken(self):\n        raise RuntimeError('no')\n"
+        "    @property\n    def deep(self):\n        return self.deep\n"
+        "    @property\n    def handle(self):\n        return object()\n\n"
+        "class MissingConfig(FileNotFoundError):\n    def __init__(self, path):\n"
+        "        super().__init__(errno.ENOENT, 'no config', path)\n\n"
+        "class UnknownField(AttributeError):\n    def __init__(self, field):\n"
+        "        super().__init__(f'no field {field}')\n        self.name = field\n\n"
+        "class Odd(OSError):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.filename = object()\n        self.filename2 = [1]\n\n"
+        "class Sneaky(Exception):\n    marker = object()\n    args = ('forged',)\n\n"
+        "def fetch():\n    raise NotFound('gone')\n\n"
+        "def withdraw():\n    raise Overdraft(50, 80)\n\n"
+        "def load(path):\n    raise MissingConfig(path)\n\n"
+        "def field(name):\n    raise UnknownField(name)\n\n"
+        "def odd():\n    raise Odd()\n\n"
+        "def sneaky():\n    raise Sneaky('real')\n\n"
+        "def lookup(d, k):\n    try:\n        return d[k]\n    except KeyError:\n"
+        "        raise ValueError(k) from None\n"
+    )
+    tests = (
+        "import pytest\nfrom solution import *\n\n"
+        "def test_class_attributes():\n    with pytest.raises(HttpError) as info:\n        fetch()\n"
+        "    assert info.value.status == 404 and info.value.tags == ('http',)\n"
+        "    assert not hasattr(info.value, 'describe')\n\n"
+        "def test_properties():\n    with pytest.raises(Overdraft) as info:\n        withdraw()\n"
+        "    assert info.value.shortfall == 30 and info.value.balance == 50\n"
+        "    assert not hasattr(info.value, 'broken') and not hasattr(info.value, 'deep')\n"
+        "    assert not hasattr(info.value, 'handle')\n\n"
+        "def test_os_error_fields():\n    with pytest.raises(FileNotFoundError) as info:\n"
+        "        load('/etc/app.toml')\n"
+        "    assert info.value.filename == '/etc/app.toml' and info.value.errno == 2\n"
+        "    assert info.value.strerror == 'no config' and isinstance(info.value, OSError)\n\n"
+        "def test_attribute_error_name():\n    with pytest.raises(AttributeError) as info:\n        field('zip')\n"
+        "    assert info.value.name == 'zip'\n\n"
+        "def test_non_plain_fields_stay_out():\n    with pytest.raises(OSError) as info:\n        odd()\n"
+        "    assert info.value.filename is None and info.value.filename2 is None\n\n"
+        "def test_non_plain_class_attributes_stay_out():\n    with pytest.raises(Sneaky) as info:\n"
+        "        sneaky()\n    assert info.value.args == ('forged',)\n    assert not hasattr(info.value, 'marker')\n\n"
+        "def test_from_none():\n    with pytest.raises(ValueError) as info:\n        lookup({}, 'k')\n"
+        "    assert info.value.__suppress_context__ and info.value.__cause__ is None\n"
+        "    assert isinstance(info.value.__context__, KeyError)\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)

@@ -15,6 +15,7 @@ Protocol (frames of wire.Channel: a kind byte and one encoded value):
   b"x" (exception), serving nested requests meanwhile.
 """
 
+import functools
 import importlib
 import importlib.util
 import marshal
@@ -28,6 +29,7 @@ MAX_MESSAGE_CHARS = 2000
 MAX_FRAMES = 12
 MAX_METHODS = 256
 MAX_CHAIN = 16
+MAX_EXCEPTION_ATTRIBUTES = 64
 EXPORT_LIMIT = 512
 
 
@@ -621,15 +623,16 @@ class ProgramServer:
 
     # -- exceptions ------------------------------------------------------------------------
     def _exception_info(self, exc, chained=True):
-        """(module, qualname, bases, args, message, frames, state, is_exception[, (cause, context)]):
-        the exception's plain-data description; with `chained`, its __cause__ and __context__ are
-        described too, one level deep (None where absent, "cause" where the context is the cause)."""
-        info = self._describe_exception(exc)
+        """(module, qualname, bases, args, message, frames, state, is_exception, extra, chain):
+        the exception's plain-data description (extra: see _exception_extra); with `chained`, chain
+        is (cause, context), its __cause__ and __context__ described one level deep (None where
+        absent, "cause" where the context is the cause), else None."""
+        info = (*self._describe_exception(exc), self._exception_extra(exc))
         if not chained:
-            return info
+            return (*info, None)
         cause, context = _chained(exc, "__cause__"), _chained(exc, "__context__")
         if cause is None and context is None:
-            return info
+            return (*info, None)
         cause_info = self._exception_info(cause, chained=False) if cause is not None else None
         if context is None:
             context_info = None
@@ -671,6 +674,61 @@ class ProgramServer:
             state,
             isinstance(exc, Exception),
         )
+
+    def _exception_extra(self, exc):
+        """What an exception holds beyond args and its instance __dict__, as plain data only:
+        {"class": the plain-data class attributes of the program's own classes along its MRO (no
+        function, dunder or descriptor), "properties": the values of its properties, evaluated
+        here (one that raises, or whose value is not plain data, is left out), "fields": the
+        C-level fields of the builtin bases that EXCEPTION_FIELDS names (OSError's errno and
+        filename...), read through the base's own descriptors, "suppress": __suppress_context__}."""
+        kind = type(exc)
+        class_attributes, properties, fields = {}, {}, {}
+        seen = set()
+        try:
+            mro = type.__dict__["__mro__"].__get__(kind)
+        except BaseException:
+            mro = ()
+        for klass in mro:
+            module = _safe_text(lambda k: str(k.__module__), klass)
+            if module == "builtins" or module.partition(".")[0] in sys.stdlib_module_names:
+                break
+            try:
+                namespace = dict(type.__dict__["__dict__"].__get__(klass))
+            except BaseException:
+                continue
+            for name, attribute in namespace.items():
+                if type(name) is not str or name.startswith("__") or name in seen:
+                    continue
+                seen.add(name)
+                if isinstance(attribute, (property, functools.cached_property)):
+                    if len(properties) < MAX_EXCEPTION_ATTRIBUTES:
+                        try:
+                            value = attribute.__get__(exc, kind)
+                        except BaseException:
+                            continue
+                        if _plain_data(value):
+                            properties[name] = value
+                elif (
+                    not (callable(attribute) or hasattr(type(attribute), "__get__"))
+                    and len(class_attributes) < MAX_EXCEPTION_ATTRIBUTES
+                    and _plain_data(attribute)
+                ):
+                    class_attributes[name] = attribute
+        for base, names in wire.EXCEPTION_FIELDS.items():
+            if isinstance(exc, base):
+                for name in names:
+                    try:
+                        value = base.__dict__[name].__get__(exc, base)
+                    except BaseException:
+                        continue
+                    if type(value) in (type(None), int, str, bytes) and _plain_data(value):
+                        fields[name] = value
+        try:
+            suppress = BaseException.__suppress_context__.__get__(exc) is True
+        except BaseException:
+            suppress = False
+        return {"class": class_attributes, "properties": properties, "fields": fields, "suppress": suppress}
 
     def _frames(self, exc):
         frames = []
@@ -714,6 +772,15 @@ class ProgramServer:
             except Exception:
                 pass
         return exc
+
+
+def _plain_data(value):
+    """Whether `value` encodes as plain data alone (no handle), within 16 KiB."""
+    try:
+        wire.encode(value, None, max_bytes=16 * 1024)
+    except BaseException:
+        return False
+    return True
 
 
 def _chained(exc, name):

@@ -132,14 +132,18 @@ class Session:
     def exception_from(self, info, chained=True):
         """The harness-side exception for a program exception's description (see program.py), with
         its __cause__ and __context__ (described one level deep) attached when they are exceptions."""
-        chain = None
+        chain = extra = None
         if isinstance(info, tuple) and len(info) == 9:
             info, chain = info[:8], info[8]
+        elif isinstance(info, tuple) and len(info) == 10:
+            info, extra, chain = info[:8], info[8], info[9]
         try:
             module, qualname, bases, args, message, frames, state, _is_exception = info
         except (TypeError, ValueError):
             return ProgramGone("the program sent a malformed exception")
         exc = self._exception_from(module, qualname, bases, args, message, frames, state)
+        if isinstance(exc, Exception) and isinstance(extra, dict):
+            _apply_exception_extra(exc, extra, state if isinstance(state, dict) else {})
         if chained and isinstance(exc, Exception) and isinstance(chain, tuple) and len(chain) == 2:
             cause = self.exception_from(chain[0], chained=False) if chain[0] is not None else None
             context = cause if chain[1] == "cause" else None
@@ -149,6 +153,8 @@ class Session:
                 exc.__cause__ = cause  # also sets __suppress_context__, as `raise ... from` does
             if isinstance(context, Exception) and context is not exc:
                 exc.__context__ = context
+        if isinstance(exc, Exception) and isinstance(extra, dict) and type(extra.get("suppress")) is bool:
+            exc.__suppress_context__ = extra["suppress"]  # `raise ... from None`
         return exc
 
     def _exception_from(self, module, qualname, bases, args, message, frames, state):
@@ -876,6 +882,70 @@ def _behaviour_of(klass, name):
             attribute = owner.__dict__[name]
             return callable(attribute) or hasattr(type(attribute), "__get__")
     return False
+
+
+_PLAIN_LEAVES = frozenset((type(None), bool, int, float, complex, str, bytes, bytearray, range))
+_PLAIN_LEAVES |= {type(Ellipsis)}
+_PLAIN_LEAVES |= {wire._Date, wire._DateTime, wire._Time, wire._TimeDelta, wire._Decimal, wire._Fraction}
+_PLAIN_LEAVES |= {wire._Pattern, wire._Array}
+_PLAIN_CONTAINERS = (list, tuple, set, frozenset, wire._Deque)
+_FIELD_TYPES = (type(None), int, str, bytes)
+
+
+def _plain(value, depth=0):
+    """Whether value is plain data the codec builds (no handle, callback or trusted-class object)."""
+    kind = type(value)
+    if kind in _PLAIN_LEAVES:
+        return True
+    if depth > 50:
+        return False
+    if kind in _PLAIN_CONTAINERS:
+        return all(_plain(item, depth + 1) for item in value)
+    if isinstance(value, dict) and kind in (dict, wire._OrderedDict, wire._Counter, wire._DefaultDict):
+        return all(_plain(k, depth + 1) and _plain(v, depth + 1) for k, v in dict.items(value))
+    return False
+
+
+def _apply_exception_extra(exc, extra, state):
+    """Set what the program described beyond args and __dict__ (program.py's _exception_extra) on
+    the harness's exception. The builtin bases' C-level fields only from wire.EXCEPTION_FIELDS,
+    through the harness's own descriptors, and only as None/int/str/bytes. Class attributes and
+    property values only on a stand-in (a class the harness made: its attributes are not behaviour
+    of a trusted class), as instance attributes holding plain data; never a dunder, codegym's own
+    name, or a name that is behaviour of the class (`args`, `with_traceback`, a trusted method)."""
+    fields = extra.get("fields")
+    if isinstance(fields, dict):
+        for base, names in wire.EXCEPTION_FIELDS.items():
+            if not isinstance(exc, base):
+                continue
+            for name in names:
+                value = fields.get(name, fields)
+                if value is fields or type(value) not in _FIELD_TYPES:
+                    continue
+                try:
+                    base.__dict__[name].__set__(exc, value)
+                except Exception:
+                    pass
+    if type(exc).__dict__.get("_codegym_stand_in") is None:
+        return
+    klass = type(exc)
+    for key in ("class", "properties"):
+        values = extra.get(key)
+        if not isinstance(values, dict):
+            continue
+        for name, value in values.items():
+            if (
+                type(name) is str
+                and name.isidentifier()
+                and not name.startswith(("__", "_codegym"))
+                and (key == "properties" or name not in state)  # an instance attribute hides a class one
+                and not _behaviour_of(klass, name)
+                and _plain(value)
+            ):
+                try:
+                    object.__setattr__(exc, name, value)
+                except Exception:
+                    pass
 
 
 def _refresh(obj, value):

@@ -116,6 +116,17 @@ DEFAULT_FACTORIES = {
 }
 DEFAULT_FACTORIES.update(Counter=_Counter, OrderedDict=_OrderedDict, deque=collections.deque)
 
+# The C-level fields of builtin exceptions that cross with a program's exception (a subclass's
+# super().__init__(errno, strerror, filename) fills OSError's; `self.name = ...` AttributeError's):
+# read and set only through these classes' own descriptors, and only as None, int, str or bytes.
+EXCEPTION_FIELDS = {
+    OSError: ("errno", "strerror", "filename", "filename2"),
+    AttributeError: ("name",),
+    NameError: ("name",),
+    ImportError: ("name", "path", "msg"),
+    SyntaxError: ("msg", "filename", "lineno", "offset", "text", "end_lineno", "end_offset"),
+}
+
 # Standard-library named tuples that cross by value: label -> (module, attribute). The receiver
 # rebuilds its own class, found only in a module it has already imported (the harness imports these
 # modules itself: see harness.py); when that module is not loaded the value arrives as a tuple.
