@@ -380,6 +380,36 @@ def test_program_subclasses_of_plain_types_are_values_with_methods(local_backend
     }, messages(result)
 
 
+def test_arguments_come_back_by_identity_as_under_plain_python(local_backend: LocalBackend) -> None:
+    # red team 21, R21-2: copied back by shape, a value the program replaced was written into the
+    # test's old object, so a program that rebinds d[k] = sorted(d[k]) passed a test of an in-place
+    # sort, and the program's output landed in the test's own `expected` list inside the argument;
+    # each object now comes back marked as the one the harness sent (or not), and only then is the
+    # test's object changed in place
+    solution = (
+        "def sort_each_in_place(d):\n    for k in d:\n        d[k].sort()\n\n"
+        "def sort_each_rebinding(d):\n    for k in list(d):\n        d[k] = sorted(d[k])\n\n"
+        "def extend_copy(d, key, x):\n    d[key] = d[key] + [x]\n\n"
+        "def touch_rows(m):\n    m[0] = [9]\n    m[1].append(5)\n\n"
+        "def append_inside(t):\n    t[0].append(1)\n"
+    )
+    tests = (
+        "from collections import OrderedDict\nfrom solution import *\n\n"
+        "def test_in_place_reaches_the_tests_list():\n    xs = [3, 1, 2]\n    d = OrderedDict(a=xs)\n"
+        "    sort_each_in_place(d)\n    assert xs == [1, 2, 3] and d['a'] is xs\n\n"
+        "def test_rebinding_leaves_the_tests_list():\n    xs = [3, 1, 2]\n    d = {'a': xs}\n"
+        "    sort_each_rebinding(d)\n    assert xs == [3, 1, 2] and d['a'] == [1, 2, 3] and d['a'] is not xs\n\n"
+        "def test_expected_inside_the_argument_stays_the_tests():\n    expected = [1, 2]\n"
+        "    d = OrderedDict(a=expected)\n    extend_copy(d, 'a', 99)\n"
+        "    assert expected == [1, 2] and d['a'] == [1, 2, 99]\n\n"
+        "def test_rows_by_identity():\n    r0, r1 = [1], [2]\n    m = [r0, r1, r1]\n    touch_rows(m)\n"
+        "    assert r0 == [1] and m[0] == [9] and r1 == [2, 5] and m[1] is r1 and m[2] is r1\n\n"
+        "def test_a_list_inside_a_tuple():\n    inner = []\n    append_inside((inner,))\n    assert inner == [1]\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_iterators_are_read_as_lazily_as_plain_python(local_backend: LocalBackend) -> None:
     # W3: both directions used to read ahead in batches of 1, 2, 4... 64 items, so a lazy program
     # took more of a test's generator than it asked for, and a program's generator ran ahead of the

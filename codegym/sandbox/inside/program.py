@@ -134,7 +134,9 @@ class ProgramServer:
                     encoder.known = known
                     encoder.value(value)
                     encoder.known = None
+                    encoder.same = known  # the arguments: each object the harness sent is marked
                     encoder.value(extra)
+                    encoder.same = None
             if len(encoder.out) > encoder.max_bytes:
                 raise wire.Uncrossable(f"the value is larger than the {encoder.max_bytes}-byte limit")
             body = bytes(encoder.out)

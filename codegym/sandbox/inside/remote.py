@@ -398,6 +398,8 @@ class Connection:
         self.items_served = {}  # callback number -> items of a test's iterator read so far
         self.pending_iterator_errors = {}  # callback number -> its exception, after a batch's items
         self.sent = []  # a stack: the objects each request in flight sent by value (for `a`)
+        self.same_as = []  # a stack: per request, id of a decoded copy -> (copy, original) (for `A`)
+        self.last_same_as = {}
         self.next_callback = 1
         self.failed_assertions = []
         self.violation = False  # the program broke the protocol (as opposed to ending)
@@ -414,6 +416,7 @@ class Connection:
             b"o": self._decode_object,
             b"e": self._decode_enum,
             b"a": self._decode_sent,
+            b"A": self._decode_same,
             b"v": self._decode_value_object,
         }
         self.values = {}  # handle -> the harness's copy of a value-like program object
@@ -500,6 +503,7 @@ class Connection:
             raise ProgramGone(self.lost or "the program process is gone")
         self.callbacks.append({})
         self.sent.append(None)
+        self.same_as.append({})
         sent = answered = False
         failures_before = len(self.failed_assertions)
         try:
@@ -535,6 +539,7 @@ class Connection:
             raise
         finally:
             self.sent.pop()
+            self.last_same_as = self.same_as.pop()
             for number in self.callbacks.pop():
                 self.callback_ids.pop(number, None)
                 self.items_served.pop(number, None)
@@ -549,11 +554,19 @@ class Connection:
         else:
             value, mutations = self.request(b"M", target, method, args, kwargs)
         if mutations:
+            same_as, done = self.last_same_as, {}
             for key, new in mutations.items():
                 if type(key) is int and 0 <= key < len(args):
-                    wire.merge_into(args[key], new)
+                    old = args[key]
                 elif type(key) is str and key in kwargs:
-                    wire.merge_into(kwargs[key], new)
+                    old = kwargs[key]
+                else:
+                    continue
+                entry = same_as.get(id(new))
+                if entry is not None and entry[1] is old:
+                    wire.settle(new, same_as, done)  # into `old` itself, and what it holds by identity
+                else:  # an argument that crossed as a handle or a program value: by shape
+                    wire.merge_into(old, new)
         return value
 
     def _answer(self, value):
@@ -701,6 +714,16 @@ class Connection:
 
     def _encode_trusted_object(self, encoder, obj, klass):
         wire.encode_class_instance(encoder, obj, klass)
+
+    def _decode_same(self, decoder):
+        """What became of an object the harness sent (a call's argument, or one inside it): its
+        contents as the program has them now, decoded as a fresh copy and recorded against the
+        original, for `wire.settle` to put into the original alone."""
+        original = self._decode_sent(decoder)
+        copy = decoder.value()
+        if self.same_as:
+            self.same_as[-1][id(copy)] = (copy, original)
+        return copy
 
     def _decode_sent(self, decoder):
         index = decoder.u32()

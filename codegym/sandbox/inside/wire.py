@@ -286,6 +286,10 @@ class Encoder:
         self.memo = {}
         self.keep = []  # objects whose id() is in memo stay alive until the message is done
         self.known = None  # {id: index} of the objects the peer sent in its request (see `a`)
+        # the same, while writing what became of them (a call's arguments): each such object is
+        # written with its contents, marked `A` + index, so that the peer puts its contents into
+        # its own original and only there (see settle)
+        self.same = None
         self.depth = 0
 
     def encode(self, value):
@@ -306,6 +310,11 @@ class Encoder:
                 self.out += b"a" + _U32.pack(index)
                 return
         kind = type(obj)
+        same = self.same
+        if same is not None and kind not in _NEVER_CHANGED:
+            index = same.get(id(obj))
+            if index is not None:
+                self.out += b"A" + _U32.pack(index)
         method = _ENCODERS.get(kind)
         if method is not None:
             method(self, obj)
@@ -685,6 +694,8 @@ def encode_class_instance(encoder: Encoder, obj: object, klass: type) -> None:
 # Types whose values can never change in place: the program's copy of such an argument is never
 # sent back after a call.
 IMMUTABLE_SCALARS = frozenset((type(None), bool, int, float, complex, str, bytes))
+# values whose identity no call can change the contents of: never marked `A`
+_NEVER_CHANGED = IMMUTABLE_SCALARS | {tuple, frozenset, range, _Decimal, _Fraction, _Date, _DateTime, _Time}
 
 
 def encode(value, other=None, max_bytes=MAX_FRAME_BYTES, claim=None):
@@ -1172,6 +1183,85 @@ def merge_into(old, new, depth=0, seen=None):
         if hasattr(new, name):
             object.__setattr__(old, name, getattr(new, name))
     return old if merged or names else new
+
+
+def settle(new, same_as, done=None, depth=0):
+    """What stands, in the test's objects, where the program's `new` was decoded from a call's
+    arguments sent back: the test's own original object where the program sent back that very
+    object (`same_as`: id of the decoded copy -> (copy, original), from the `A` marks), updated in
+    place to the copy's contents; otherwise `new` itself, a fresh object, with what it holds settled
+    the same way. So a value the program replaced (`d[k] = sorted(d[k])`) is a new object, and the
+    test's old one keeps its contents, as under plain Python; one it changed in place (`d[k].sort()`)
+    is the test's, changed."""
+    if done is None:
+        done = {}
+    key = id(new)
+    if key in done:
+        return done[key]
+    entry = same_as.get(key)
+    if entry is not None:
+        original = entry[1]
+        done[key] = original
+        if original is not new and depth <= _MERGE_DEPTH:
+            if type(original) is type(new):
+                _refill(original, new, same_as, done, depth)
+            else:  # the copy came back as another kind (a subclass the test made): by shape
+                merge_into(original, new)
+        return original
+    done[key] = new
+    if depth > _MERGE_DEPTH:
+        return new
+    if type(new) is tuple:
+        items = tuple(settle(item, same_as, done, depth + 1) for item in tuple.__iter__(new))
+        if any(a is not b for a, b in zip(items, new, strict=True)):
+            done[key] = items
+            return items
+        return new
+    _refill(new, new, same_as, done, depth)
+    return new
+
+
+def _refill(target, source, same_as, done, depth):
+    """Give `target` the contents of `source` (the same object for a fresh one), each held value
+    settled (see settle)."""
+    kind = type(target)
+
+    def settled(value):
+        return settle(value, same_as, done, depth + 1)
+
+    if isinstance(target, list):
+        list.__setitem__(target, slice(None), [settled(item) for item in list.copy(source)])
+    elif isinstance(target, dict):
+        ordered = kind is _OrderedDict
+        pairs = [(k, settled(v)) for k, v in list((_OrderedDict.items if ordered else dict.items)(source))]
+        clear, store = (
+            (_OrderedDict.clear, _OrderedDict.__setitem__) if ordered else (dict.clear, dict.__setitem__)
+        )
+        clear(target)
+        for k, v in pairs:
+            store(target, k, v)
+    elif isinstance(target, set):
+        items = list(set.__iter__(source))
+        set.clear(target)
+        set.update(target, items)
+    elif isinstance(target, bytearray):
+        bytearray.__setitem__(target, slice(None), bytes(source))
+    elif isinstance(target, _Deque):
+        items = [settled(item) for item in list(source)]
+        _Deque.clear(target)
+        _Deque.extend(target, items)
+    elif kind is _Array:
+        if _Array.typecode.__get__(target) == _Array.typecode.__get__(source):
+            _Array.__setitem__(target, slice(None), source)
+    elif kind not in _ENCODERS:
+        state = getattr(source, "__dict__", None)
+        if isinstance(state, dict) and isinstance(getattr(target, "__dict__", None), dict):
+            values = {name: settled(value) for name, value in list(state.items())}
+            target.__dict__.clear()
+            target.__dict__.update(values)
+        for name in slot_names(kind):
+            if hasattr(source, name):
+                object.__setattr__(target, name, settled(getattr(source, name)))
 
 
 def slot_names(kind):
