@@ -578,29 +578,35 @@ def test_repr_of_a_program_object_is_the_programs_and_equality_says_why_it_fails
     assert "Vector(1, 2) != Vector(1, 2)" in message, message
 
 
-def test_a_returned_path_is_the_programs_path_and_a_tests_path_arrives_pure(
+def test_a_returned_path_compares_as_a_path_and_its_files_stay_the_programs(
     local_backend: LocalBackend,
 ) -> None:
-    # Y1: a concrete Path stays in the program (its methods look at the program's files), with the
-    # harness's Path as its class; pure paths cross by value; a test's Path reaches the program pure
+    # Y1 and red team 21, R21-1: a returned PosixPath is the harness's own concrete path of its text:
+    # isinstance(p, Path), ==, hash, parents and suffixes are a path's (as a handle, == was identity:
+    # 1 of 7 path checks passed); its file system methods refuse with a reason (the files it names
+    # are the program's); pure paths cross by value; a test's Path reaches the program as a Path
     solution = (
-        "import os\nfrom pathlib import Path, PurePosixPath\n\n"
+        "from pathlib import Path, PurePosixPath\n\n"
         "def config_path(base, name):\n    return Path(base) / f'{name}.toml'\n\n"
-        "def python_home():\n    return Path(os.__file__).parent\n\n"
         "def pure(text):\n    return PurePosixPath(text)\n\n"
         "def describe(p):\n    return type(p).__name__, p.name, str(p)\n"
     )
     tests = (
-        "from pathlib import Path, PurePath, PurePosixPath\n"
-        "from solution import config_path, python_home, pure, describe\n\n"
+        "import os\nimport pytest\nfrom pathlib import Path, PurePath, PurePosixPath\n"
+        "from solution import config_path, pure, describe\n\n"
         "def test_returns_path_object():\n    p = config_path('/etc/app', 'main')\n"
         "    assert isinstance(p, Path) and isinstance(p, PurePath)\n"
         "    assert p.name == 'main.toml' and p.suffix == '.toml' and str(p) == '/etc/app/main.toml'\n\n"
-        "def test_existing_dir():\n    home = python_home()\n"
-        "    assert home.is_dir() and home.joinpath('os.py').exists()\n\n"
+        "def test_compares_as_a_path():\n    p = config_path('/etc/app', 'main')\n"
+        "    assert p == Path('/etc/app/main.toml') and [p] == [Path('/etc/app/main.toml')]\n"
+        "    assert p.with_suffix('.bak') == Path('/etc/app/main.bak') and p.parent == Path('/etc/app')\n"
+        "    assert p in {Path('/etc/app/main.toml')} and os.fspath(p) == '/etc/app/main.toml'\n\n"
+        "def test_its_files_are_the_programs():\n    p = config_path('/etc/app', 'main')\n"
+        "    with pytest.raises(PermissionError, match='program'):\n        p.exists()\n"
+        "    with pytest.raises(PermissionError):\n        p.parent.read_text()\n\n"
         "def test_pure_path_is_a_value():\n    assert pure('a/b.txt') == PurePosixPath('a/b.txt')\n\n"
-        "def test_tests_path_arrives_pure():\n"
-        "    assert describe(Path('/tmp/x.txt')) == ('PurePosixPath', 'x.txt', '/tmp/x.txt')\n"
+        "def test_tests_path_arrives_as_a_path():\n"
+        "    assert describe(Path('/tmp/x.txt')) == ('PosixPath', 'x.txt', '/tmp/x.txt')\n"
     )
     result = judge(local_backend, solution, tests)
     assert result.status is ExecStatus.PASSED, messages(result)

@@ -1764,10 +1764,8 @@ def test_standard_library_values_cross_as_the_receivers_own_classes():
     assert roundtrip(array.array("d", [0.5])).typecode == "d"
     assert roundtrip(...) is Ellipsis
     assert roundtrip(pathlib.PurePosixPath("a/b.txt")) == pathlib.PurePosixPath("a/b.txt")
-    # Y1: a concrete Path is not a value (its methods ask its own process's file system): the
-    # bare codec refuses it (the program makes it a handle; the harness sends a test's as pure)
-    with pytest.raises(wire.Uncrossable):
-        roundtrip(pathlib.Path("/tmp/x"))
+    # a PosixPath crosses as its text; the receiver makes its own concrete path of it
+    assert type(roundtrip(pathlib.Path("/tmp/x"))) is pathlib.PosixPath
     encoder = wire.Encoder()
     wire.encode_pure_path(encoder, pathlib.Path("/tmp/x"))
     assert type(wire.decode(bytes(encoder.out))) is pathlib.PurePosixPath
@@ -1886,3 +1884,22 @@ def test_merging_keeps_ordered_dicts_in_order_and_arrays_in_place():
     assert list(old.items()) == [("b", 3), ("a", 4)]
     numbers = array.array("i", [1, 2])
     assert wire.merge_into(numbers, array.array("i", [3])) is numbers and numbers == array.array("i", [3])
+
+
+def test_a_programs_path_in_the_harness_is_a_path_whose_files_are_out_of_reach(monkeypatch) -> None:
+    """Red team 21, R21-1 / false-flag 19, Y1: isinstance(p, Path), ==, hash and the pure operations
+    are a path's; its file system methods refuse (the files are the program's)."""
+    import pathlib
+
+    monkeypatch.setattr(wire, "_PROGRAM_PATH", None)
+    wire.use_program_paths()
+    path = roundtrip(pathlib.Path("/etc/app/main.toml"))
+    assert isinstance(path, pathlib.Path) and type(path) is not pathlib.PosixPath
+    assert path == pathlib.Path("/etc/app/main.toml") and hash(path) == hash(
+        pathlib.Path("/etc/app/main.toml")
+    )
+    assert path.with_suffix(".bak") == pathlib.Path("/etc/app/main.bak") and path.parent.name == "app"
+    for method in (path.exists, path.read_text, path.parent.iterdir, path.resolve, path.stat):
+        with pytest.raises(PermissionError, match="program's files"):
+            method()
+    assert type(roundtrip(path)) is type(path)  # sent back to itself: the same class

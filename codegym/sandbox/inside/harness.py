@@ -45,6 +45,7 @@ import wire
 # imported here, once, so decoding finds their classes without ever importing what a program names.
 for _name in (*wire.STDLIB_TUPLE_MODULES, "pathlib"):
     __import__(_name)
+wire.use_program_paths()
 
 MAX_MESSAGE_CHARS = 2000
 FLUSH_S = 0.02

@@ -690,8 +690,9 @@ class Connection:
         if not isinstance(obj, (type, types.ModuleType)) and self._claim(encoder, obj):
             return
         if type(obj) in wire.concrete_path_classes():
-            # a test's Path (tmp_path / "x") reaches the program as the pure path of its text: the
-            # program cannot reach the harness's files, and the harness's Path must not be a handle
+            # a test's Path (tmp_path / "x"; a WindowsPath cannot be one here) reaches the program
+            # as the pure path of its text: the program cannot reach the harness's files, and the
+            # harness's Path must not be a handle (a PosixPath crosses as a Path by the codec)
             wire.encode_pure_path(encoder, obj)
             return
         if hasattr(type(obj), "__next__") and not callable(obj):

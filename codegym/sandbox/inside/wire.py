@@ -183,6 +183,42 @@ def _pure_path_classes():
     return classes if all(isinstance(k, type) for k in classes) else None
 
 
+# The harness's class for a path the program returns (set by use_program_paths, in the harness
+# only): a real PosixPath for ==, hash, isinstance(p, Path) and every pure operation, whose file
+# system methods refuse, since the files it names are the program's, out of the tests' reach.
+_PROGRAM_PATH = None
+_PATH_FILE_SYSTEM_METHODS = (
+    "absolute", "chmod", "exists", "expanduser", "glob", "group", "hardlink_to", "is_block_device",
+    "is_char_device", "is_dir", "is_fifo", "is_file", "is_junction", "is_mount", "is_socket",
+    "is_symlink", "iterdir", "lchmod", "link_to", "lstat", "mkdir", "open", "owner", "read_bytes",
+    "read_text", "readlink", "rename", "replace", "resolve", "rglob", "rmdir", "samefile", "stat",
+    "symlink_to", "touch", "unlink", "walk", "write_bytes", "write_text",
+)  # fmt: skip
+
+
+def use_program_paths():
+    """In the harness: decode a program's concrete paths as ProgramPath (pathlib must be loaded)."""
+    global _PROGRAM_PATH
+    paths = _pure_path_classes()
+    if paths is None or _PROGRAM_PATH is not None:
+        return
+
+    def refuse(name):
+        def method(self, *args, **kwargs):
+            raise PermissionError(
+                f"{name}() of a path the program returned: it names the program's files, which the "
+                "tests cannot reach (compare it, or ask the program about the file)"
+            )
+
+        method.__name__ = name
+        return method
+
+    namespace = {name: refuse(name) for name in _PATH_FILE_SYSTEM_METHODS}
+    namespace["__slots__"] = ()
+    namespace["__module__"] = "pathlib"
+    _PROGRAM_PATH = type("PosixPath", (paths[3],), namespace)
+
+
 def encode_pure_path(encoder, obj, paths=None):
     """Write a path (pure or concrete) as the pure path of its flavour: its text, no file system."""
     paths = paths or _pure_path_classes()
@@ -519,13 +555,18 @@ class Encoder:
             self._items(items)
             return True
         paths = _pure_path_classes()
-        if paths is None or kind not in paths[:3]:
-            # a concrete Path (PosixPath, WindowsPath) is not a value: its methods (exists,
-            # is_dir, read_text) ask the file system of the process that holds it, so it stays
-            # there (the program's one is a handle whose class is the harness's own Path)
+        if paths is None:
             return False
-        encode_pure_path(self, obj, paths)
-        return True
+        if kind in paths[:3] or kind is paths[4]:
+            encode_pure_path(self, obj, paths)
+            return True
+        if kind is paths[3] or (_PROGRAM_PATH is not None and kind is _PROGRAM_PATH):
+            # a PosixPath: its text, and the receiver makes its own concrete path of it (see the
+            # decoder): == and hash are a path's, its file system is the receiver's own or none
+            self._labelled("Path")
+            self.string(paths[0].__str__(obj))
+            return True
+        return False
 
     # stdlib value types
     def _tz(self, tzinfo, moment):
@@ -929,6 +970,14 @@ class Decoder:
             return self.register(result)
         if label == "Ellipsis":
             return Ellipsis
+        if label == "Path":
+            text = self._nested_value()
+            paths = _pure_path_classes()
+            if type(text) is not str:
+                raise WireError("a path needs a str")
+            if paths is None:
+                return text  # pathlib not loaded here: its string
+            return (_PROGRAM_PATH or paths[3])(text)
         if label in ("PurePosixPath", "PureWindowsPath"):
             text = self._nested_value()
             paths = _pure_path_classes()
