@@ -391,7 +391,9 @@ def test_arguments_come_back_by_identity_as_under_plain_python(local_backend: Lo
         "def sort_each_rebinding(d):\n    for k in list(d):\n        d[k] = sorted(d[k])\n\n"
         "def extend_copy(d, key, x):\n    d[key] = d[key] + [x]\n\n"
         "def touch_rows(m):\n    m[0] = [9]\n    m[1].append(5)\n\n"
-        "def append_inside(t):\n    t[0].append(1)\n"
+        "def append_inside(t):\n    t[0].append(1)\n\n"
+        "def sort_first_rebinding(t):\n    t[0]['k'] = sorted(t[0]['k'])\n\n"
+        "def pop_and_grow(xs):\n    inner = xs.pop()\n    inner.append(99)\n    return inner\n"
     )
     tests = (
         "from collections import OrderedDict\nfrom solution import *\n\n"
@@ -404,7 +406,13 @@ def test_arguments_come_back_by_identity_as_under_plain_python(local_backend: Lo
         "    assert expected == [1, 2] and d['a'] == [1, 2, 99]\n\n"
         "def test_rows_by_identity():\n    r0, r1 = [1], [2]\n    m = [r0, r1, r1]\n    touch_rows(m)\n"
         "    assert r0 == [1] and m[0] == [9] and r1 == [2, 5] and m[1] is r1 and m[2] is r1\n\n"
-        "def test_a_list_inside_a_tuple():\n    inner = []\n    append_inside((inner,))\n    assert inner == [1]\n"
+        "def test_a_list_inside_a_tuple():\n    inner = []\n    append_inside((inner,))\n    assert inner == [1]\n\n"
+        # red team 22, R22-1: a tuple argument (never marked itself) still comes back by identity
+        "def test_rebinding_inside_a_tuple_leaves_the_tests_list():\n    xs = [3, 1, 2]\n"
+        "    sort_first_rebinding(({'k': xs},))\n    assert xs == [3, 1, 2]\n\n"
+        # R22-3: an object of the arguments the program changed and returned is the test's, changed
+        "def test_a_returned_argument_keeps_its_changes():\n    inner = [1]\n    xs = [inner]\n"
+        "    got = pop_and_grow(xs)\n    assert got is inner and inner == [1, 99] and xs == []\n"
     )
     result = judge(local_backend, solution, tests)
     assert result.status is ExecStatus.PASSED, messages(result)

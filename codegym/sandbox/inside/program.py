@@ -131,10 +131,10 @@ class ProgramServer:
                     encoder.value(value)
                 else:
                     encoder.out += b"t\x02\x00\x00\x00"
-                    encoder.known = known
+                    # the value and the arguments: each object the harness sent is marked, with
+                    # its contents (the harness puts them into its own original: see wire.settle)
+                    encoder.same = known
                     encoder.value(value)
-                    encoder.known = None
-                    encoder.same = known  # the arguments: each object the harness sent is marked
                     encoder.value(extra)
                     encoder.same = None
             if len(encoder.out) > encoder.max_bytes:

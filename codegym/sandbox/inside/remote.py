@@ -400,6 +400,7 @@ class Connection:
         self.sent = []  # a stack: the objects each request in flight sent by value (for `a`)
         self.same_as = []  # a stack: per request, id of a decoded copy -> (copy, original) (for `A`)
         self.last_same_as = {}
+        self.last_settled = {}  # the settle record of the last reply's value (see _settled)
         self.next_callback = 1
         self.failed_assertions = []
         self.violation = False  # the program broke the protocol (as opposed to ending)
@@ -518,9 +519,9 @@ class Connection:
                     if len(self.failed_assertions) > failures_before:
                         raise self.failed_assertions[failures_before]
                 if reply_kind == b"o":
-                    return reply, None
+                    return self._settled(reply), None
                 if reply_kind == b"m" and isinstance(reply, tuple) and len(reply) == 2:
-                    return reply[0], reply[1] if isinstance(reply[1], dict) else None
+                    return self._settled(reply[0]), reply[1] if isinstance(reply[1], dict) else None
                 if reply_kind == b"e":
                     raise self.session.exception_from(reply)
                 if reply_kind == b"c" and isinstance(reply, tuple) and len(reply) == 3:
@@ -545,6 +546,17 @@ class Connection:
                 self.items_served.pop(number, None)
                 self.pending_iterator_errors.pop(number, None)
 
+    def _settled(self, value):
+        """A reply's value with the objects the harness sent, as the program marked them, put back
+        into the harness's originals (an argument the program changed and returned: `inner =
+        xs.pop(); inner.append(99); return inner` is the test's own `inner`, changed); the
+        arguments that come back after it are settled with the same record (see call)."""
+        self.last_settled = {}
+        same_as = self.same_as[-1] if self.same_as else None
+        if not same_as:
+            return value
+        return wire.settle(value, same_as, self.last_settled)
+
     def ask(self, kind, *fields):
         return self.request(kind, *fields)[0]
 
@@ -554,7 +566,7 @@ class Connection:
         else:
             value, mutations = self.request(b"M", target, method, args, kwargs)
         if mutations:
-            same_as, done = self.last_same_as, {}
+            same_as, done = self.last_same_as, self.last_settled
             for key, new in mutations.items():
                 if type(key) is int and 0 <= key < len(args):
                     old = args[key]
@@ -563,8 +575,9 @@ class Connection:
                 else:
                     continue
                 entry = same_as.get(id(new))
-                if entry is not None and entry[1] is old:
-                    wire.settle(new, same_as, done)  # into `old` itself, and what it holds by identity
+                if (entry is not None and entry[1] is old) or type(old) in (tuple, frozenset):
+                    # into `old` itself (a tuple is never marked: what it holds is), by identity
+                    wire.settle(new, same_as, done)
                 else:  # an argument that crossed as a handle or a program value: by shape
                     wire.merge_into(old, new)
         return value
