@@ -418,6 +418,33 @@ def test_arguments_come_back_by_identity_as_under_plain_python(local_backend: Lo
     assert result.status is ExecStatus.PASSED, messages(result)
 
 
+def test_a_tests_loop_over_an_argument_goes_on_undisturbed(local_backend: LocalBackend) -> None:
+    # red team 23, R23-1: when a call changed any argument, every dict, set and deque argument was
+    # emptied and refilled, so a test looping over one skipped keys (a dict with a deleted key:
+    # a wrong program passed, its one wrong key never checked), missed set elements, or raised
+    # "mutated during iteration"; an original is now changed only where it differs
+    solution = (
+        "def restock(stock, name):\n    stock[name] += 10\n    return stock[name]\n\n"
+        "def bump(dq, i):\n    dq[i] += 10\n\n"
+        "def note(tags, tag, log):\n    log.append(tag)\n"
+    )
+    tests = (
+        "import collections\nfrom solution import restock, bump, note\n\n"
+        "def test_dict_with_a_hole():\n    stock = {'apple': 1, 'pear': 2, 'fig': 3, 'kiwi': 4}\n"
+        "    del stock['pear']\n    seen = [name for name in stock if restock(stock, name)]\n"
+        "    assert seen == ['apple', 'fig', 'kiwi'] and stock == {'apple': 11, 'fig': 13, 'kiwi': 14}\n\n"
+        "def test_ordered_dict_and_deque():\n    od = collections.OrderedDict(a=1, b=2)\n"
+        "    for name in od:\n        restock(od, name)\n    dq = collections.deque([1, 2, 3])\n"
+        "    for i, _ in enumerate(dq):\n        bump(dq, i)\n"
+        "    assert od == {'a': 11, 'b': 12} and list(dq) == [11, 12, 13]\n\n"
+        "def test_set_left_alone():\n    for n in range(3, 40):\n        tags = {f't{i}' for i in range(n)}\n"
+        "        for i in range(0, n, 3):\n            tags.discard(f't{i}')\n        log = []\n"
+        "        for tag in tags:\n            note(tags, tag, log)\n        assert sorted(log) == sorted(tags), n\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_iterators_are_read_as_lazily_as_plain_python(local_backend: LocalBackend) -> None:
     # W3: both directions used to read ahead in batches of 1, 2, 4... 64 items, so a lazy program
     # took more of a test's generator than it asked for, and a program's generator ran ahead of the

@@ -1903,3 +1903,21 @@ def test_a_programs_path_in_the_harness_is_a_path_whose_files_are_out_of_reach(m
         with pytest.raises(PermissionError, match="program's files"):
             method()
     assert type(roundtrip(path)) is type(path)  # sent back to itself: the same class
+
+
+def test_settle_walks_only_the_codecs_containers_and_the_tasks_own_classes() -> None:
+    """Red team 23, R23-2: settle followed a handle's slots into the harness's own objects
+    (Connection, Session...) and refilled them: 3.26 ms a call, growing with live handles. Only the
+    codec's containers are walked, and objects the harness says are its task's (`objects`)."""
+
+    class Internal:
+        def __init__(self, item):
+            self.item = item
+
+    original, copy = [1], [2]
+    same_as = {id(copy): (copy, original)}
+    internal = Internal(copy)
+    wire.settle([internal], same_as)
+    assert internal.item is copy and original == [1]  # not walked
+    wire.settle([internal], same_as, objects=lambda obj: type(obj) is Internal)
+    assert internal.item is original and original == [2]  # a class of the task's: walked

@@ -555,7 +555,13 @@ class Connection:
         same_as = self.same_as[-1] if self.same_as else None
         if not same_as:
             return value
-        return wire.settle(value, same_as, self.last_settled)
+        return wire.settle(value, same_as, self.last_settled, objects=self._by_value)
+
+    def _by_value(self, obj):
+        """Whether `obj` is an instance of the task's repository classes (rebuilt by value, so its
+        state may be settled: see wire.settle); never a handle or any object of the harness's own."""
+        kind = type(obj)
+        return not issubclass(kind, Remote) and self.session.is_repo_module(getattr(kind, "__module__", ""))
 
     def ask(self, kind, *fields):
         return self.request(kind, *fields)[0]
@@ -577,7 +583,7 @@ class Connection:
                 entry = same_as.get(id(new))
                 if (entry is not None and entry[1] is old) or type(old) in (tuple, frozenset):
                     # into `old` itself (a tuple is never marked: what it holds is), by identity
-                    wire.settle(new, same_as, done)
+                    wire.settle(new, same_as, done, objects=self._by_value)
                 else:  # an argument that crossed as a handle or a program value: by shape
                     wire.merge_into(old, new)
         return value

@@ -1234,14 +1234,21 @@ def merge_into(old, new, depth=0, seen=None):
     return old if merged or names else new
 
 
-def settle(new, same_as, done=None, depth=0):
+_SETTLED_CONTAINERS = (list, dict, set, bytearray, _Deque, _Array)
+
+
+def settle(new, same_as, done=None, depth=0, objects=None):
     """What stands, in the test's objects, where the program's `new` was decoded from a call's
     arguments sent back: the test's own original object where the program sent back that very
     object (`same_as`: id of the decoded copy -> (copy, original), from the `A` marks), updated in
     place to the copy's contents; otherwise `new` itself, a fresh object, with what it holds settled
     the same way. So a value the program replaced (`d[k] = sorted(d[k])`) is a new object, and the
     test's old one keeps its contents, as under plain Python; one it changed in place (`d[k].sort()`)
-    is the test's, changed."""
+    is the test's, changed. Only the codec's own containers are walked, and the objects for which
+    `objects(obj)` is true (the task's repository classes, rebuilt by value): never a handle, nor
+    anything of the harness's own. An original is changed only where it differs, in place (a dict
+    key by key, a set by its difference), so a test's loop over an argument the call left alone
+    goes on undisturbed."""
     if done is None:
         done = {}
     key = id(new)
@@ -1251,66 +1258,122 @@ def settle(new, same_as, done=None, depth=0):
     if entry is not None:
         original = entry[1]
         done[key] = original
-        if original is not new and depth <= _MERGE_DEPTH:
-            if type(original) is type(new):
-                _refill(original, new, same_as, done, depth)
-            else:  # the copy came back as another kind (a subclass the test made): by shape
-                merge_into(original, new)
+        if original is not new and depth <= _MERGE_DEPTH and _refillable(original, new, objects):
+            _refill(original, new, same_as, done, depth, objects)
         return original
     done[key] = new
     if depth > _MERGE_DEPTH:
         return new
     if type(new) is tuple:
-        items = tuple(settle(item, same_as, done, depth + 1) for item in tuple.__iter__(new))
+        items = tuple(settle(item, same_as, done, depth + 1, objects) for item in tuple.__iter__(new))
         if any(a is not b for a, b in zip(items, new, strict=True)):
             done[key] = items
             return items
         return new
-    _refill(new, new, same_as, done, depth)
+    if isinstance(new, _SETTLED_CONTAINERS) or (objects is not None and objects(new)):
+        _refill(new, new, same_as, done, depth, objects)
     return new
 
 
-def _refill(target, source, same_as, done, depth):
+def _same_value(current, settled):
+    """Whether a held value needs no store: the same object, or an equal immutable scalar (the
+    copy's own strings and numbers are fresh objects)."""
+    if current is settled:
+        return True
+    kind = type(settled)
+    return kind in IMMUTABLE_SCALARS and type(current) is kind and kind is not float and current == settled
+
+
+def _refillable(original, copy, objects):
+    """Whether the copy's contents may go into the original: the same container base (a test's own
+    dict subclass comes back as the dict the program had), or the same class of the task's own."""
+    for base in _SETTLED_CONTAINERS:
+        if isinstance(original, base):
+            return isinstance(copy, base)
+    return type(original) is type(copy) and objects is not None and objects(original)
+
+
+def _refill(target, source, same_as, done, depth, objects):
     """Give `target` the contents of `source` (the same object for a fresh one), each held value
-    settled (see settle)."""
+    settled (see settle), touching only what differs."""
     kind = type(target)
 
     def settled(value):
-        return settle(value, same_as, done, depth + 1)
+        return settle(value, same_as, done, depth + 1, objects)
 
     if isinstance(target, list):
-        list.__setitem__(target, slice(None), [settled(item) for item in list.copy(source)])
+        items = [settled(item) for item in list.copy(source)]
+        if list.__len__(target) != len(items) or not all(
+            _same_value(a, b) for a, b in zip(list.copy(target), items, strict=True)
+        ):
+            list.__setitem__(target, slice(None), items)
     elif isinstance(target, dict):
-        ordered = kind is _OrderedDict
-        pairs = [(k, settled(v)) for k, v in list((_OrderedDict.items if ordered else dict.items)(source))]
-        clear, store = (
-            (_OrderedDict.clear, _OrderedDict.__setitem__) if ordered else (dict.clear, dict.__setitem__)
-        )
-        clear(target)
-        for k, v in pairs:
-            store(target, k, v)
+        _refill_dict(target, source, settled)
     elif isinstance(target, set):
-        items = list(set.__iter__(source))
-        set.clear(target)
-        set.update(target, items)
+        if target is not source:
+            # element by element: set.update may resize the table even when nothing is new, which
+            # reorders it under a test's loop over the set
+            items = set(set.__iter__(source))
+            for item in [item for item in set.__iter__(target) if item not in items]:
+                set.discard(target, item)
+            for item in items:
+                if not set.__contains__(target, item):
+                    set.add(target, item)
     elif isinstance(target, bytearray):
-        bytearray.__setitem__(target, slice(None), bytes(source))
+        if target is not source:
+            bytearray.__setitem__(target, slice(None), bytes(source))
     elif isinstance(target, _Deque):
         items = [settled(item) for item in list(source)]
-        _Deque.clear(target)
-        _Deque.extend(target, items)
+        if len(target) != len(items):
+            _Deque.clear(target)
+            _Deque.extend(target, items)
+        else:  # item by item: a deque's iterators fail on any clear or extend, not on a store
+            for index, (current, item) in enumerate(zip(list(target), items, strict=True)):
+                if not _same_value(current, item):
+                    _Deque.__setitem__(target, index, item)
     elif kind is _Array:
-        if _Array.typecode.__get__(target) == _Array.typecode.__get__(source):
+        if target is not source and _Array.typecode.__get__(target) == _Array.typecode.__get__(source):
             _Array.__setitem__(target, slice(None), source)
-    elif kind not in _ENCODERS:
+    else:  # an object of the task's own classes (see settle)
         state = getattr(source, "__dict__", None)
         if isinstance(state, dict) and isinstance(getattr(target, "__dict__", None), dict):
             values = {name: settled(value) for name, value in list(state.items())}
-            target.__dict__.clear()
+            if target is not source:
+                target.__dict__.clear()
             target.__dict__.update(values)
         for name in slot_names(kind):
             if hasattr(source, name):
                 object.__setattr__(target, name, settled(getattr(source, name)))
+
+
+def _refill_dict(target, source, settled):
+    """A dict (OrderedDict, Counter, defaultdict) made like `source` in place: keys the program
+    removed deleted, values that differ stored, new keys added; emptied and refilled only when the
+    program changed the order of the keys that stay."""
+    ordered = type(target) is _OrderedDict
+    items = _OrderedDict.items if type(source) is _OrderedDict else dict.items
+    store = _OrderedDict.__setitem__ if ordered else dict.__setitem__
+    pairs = [(k, settled(v)) for k, v in list(items(source))]
+    if target is source:
+        for k, v in pairs:
+            if dict.get(target, k) is not v:  # a held value settled into the test's original
+                store(target, k, v)
+        return
+    wanted = {k for k, _ in pairs}
+    kept = [k for k in list(target) if k in wanted]
+    if kept != [k for k, _ in pairs][: len(kept)]:  # reordered: only a refill gives the program's order
+        (_OrderedDict.clear if ordered else dict.clear)(target)
+        for k, v in pairs:
+            store(target, k, v)
+        return
+    for k in list(target):
+        if k not in wanted:
+            (_OrderedDict.__delitem__ if ordered else dict.__delitem__)(target, k)
+    missing = object()
+    for k, v in pairs:
+        current = dict.get(target, k, missing)
+        if current is missing or not _same_value(current, v):
+            store(target, k, v)
 
 
 def slot_names(kind):
