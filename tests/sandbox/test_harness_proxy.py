@@ -445,6 +445,43 @@ def test_a_tests_loop_over_an_argument_goes_on_undisturbed(local_backend: LocalB
     assert result.status is ExecStatus.PASSED, messages(result)
 
 
+def test_set_elements_keys_and_scalars_come_back_as_plain_python_has_them(
+    local_backend: LocalBackend,
+) -> None:
+    # red team 24: R24-1, a test's object the program put into a set or used as a key came back as a
+    # copy (a visited set never held the test's node); R24-2, an equal key, element or value of
+    # another type or sign (1.0 for 1, -0j for 0j) was taken for unchanged; R24-3, a test's own
+    # OrderedDict subclass was written with dict's methods, which bypass its order
+    solution = (
+        "from graph.base import Node\n\n"
+        "def visit(seen, node):\n    seen.add(node)\n\n"
+        "def count(counts, node):\n    counts[node] = counts.get(node, 0) + 1\n\n"
+        "def to_float_keys(d):\n    for k in list(d):\n        d[float(k)] = d.pop(k)\n\n"
+        "def to_float_set(s):\n    items = [float(x) for x in s]\n    s.clear()\n    s.update(items)\n\n"
+        "def neg_zero(xs):\n    xs[0] = complex(-0.0, 0.0)\n\n"
+        "def add(d, k, v):\n    d[k] = v\n"
+    )
+    tests = (
+        "import collections\nfrom graph.base import Node\nfrom solution import *\n\n"
+        "class LRU(collections.OrderedDict):\n    pass\n\n"
+        "def test_a_set_and_keys_hold_the_tests_objects():\n    node = Node('a')\n"
+        "    seen, counts = set(), {}\n    visit(seen, node)\n    count(counts, node)\n    count(counts, node)\n"
+        "    assert node in seen and counts == {node: 2}\n\n"
+        "def test_types_and_signs():\n    d, s, xs = {1: 'a', 2: 'b'}, {1, 2}, [0j]\n"
+        "    to_float_keys(d)\n    to_float_set(s)\n    neg_zero(xs)\n"
+        "    assert [type(k) for k in d] == [float, float] and {type(x) for x in s} == {float}\n"
+        "    assert str(xs[0]) == '(-0+0j)'\n\n"
+        "def test_an_ordered_dict_subclass_keeps_its_order():\n    d = LRU(a=1, b=2)\n    add(d, 'c', 3)\n"
+        "    assert list(d) == ['a', 'b', 'c'] and list(d.items())[-1] == ('c', 3)\n"
+    )
+    graph = {
+        "graph/__init__.py": "",
+        "graph/base.py": "class Node:\n    def __init__(self, name):\n        self.name = name\n",
+    }
+    result = judge(local_backend, solution, tests, extra_files=graph)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_iterators_are_read_as_lazily_as_plain_python(local_backend: LocalBackend) -> None:
     # W3: both directions used to read ahead in batches of 1, 2, 4... 64 items, so a lazy program
     # took more of a test's generator than it asked for, and a program's generator ran ahead of the

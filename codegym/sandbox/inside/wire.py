@@ -1275,13 +1275,24 @@ def settle(new, same_as, done=None, depth=0, objects=None):
     return new
 
 
-def _same_value(current, settled):
-    """Whether a held value needs no store: the same object, or an equal immutable scalar (the
-    copy's own strings and numbers are fresh objects)."""
+def _same_key(current, settled):
+    """Whether two equal-looking hashables are the same value here: the same object, or equal
+    immutable values of one type (a float or a complex by its repr: -0.0 is not 0.0); 1, 1.0 and
+    True are not the same, nor are two objects of a class that compares by identity."""
     if current is settled:
         return True
-    kind = type(settled)
-    return kind in IMMUTABLE_SCALARS and type(current) is kind and kind is not float and current == settled
+    kind = type(current)
+    if kind is not type(settled):
+        return False
+    if kind is float or kind is complex:
+        return repr(current) == repr(settled)
+    return kind in _NEVER_CHANGED and current == settled
+
+
+def _same_value(current, settled):
+    """Whether a held value needs no store: the same object, or the same immutable scalar (the
+    copy's own strings and numbers are fresh objects)."""
+    return current is settled or (type(settled) in IMMUTABLE_SCALARS and _same_key(current, settled))
 
 
 def _refillable(original, copy, objects):
@@ -1310,13 +1321,23 @@ def _refill(target, source, same_as, done, depth, objects):
     elif isinstance(target, dict):
         _refill_dict(target, source, settled)
     elif isinstance(target, set):
-        if target is not source:
+        elements = [(item, settled(item)) for item in list(set.__iter__(source))]
+        wanted = [after for _, after in elements]
+        if target is source:  # fresh: only the test's own objects put in for their copies
+            if any(before is not after for before, after in elements):
+                set.clear(target)
+                set.update(target, wanted)
+        else:
             # element by element: set.update may resize the table even when nothing is new, which
-            # reorders it under a test's loop over the set
-            items = set(set.__iter__(source))
-            for item in [item for item in set.__iter__(target) if item not in items]:
-                set.discard(target, item)
-            for item in items:
+            # reorders it under a test's loop over the set; an equal element of another type (1.0
+            # for 1) or another object is replaced
+            by_value = {item: item for item in wanted}
+            missing = object()
+            for item in list(set.__iter__(target)):
+                after = dict.get(by_value, item, missing)
+                if after is missing or not _same_key(item, after):
+                    set.discard(target, item)
+            for item in wanted:
                 if not set.__contains__(target, item):
                     set.add(target, item)
     elif isinstance(target, bytearray):
@@ -1350,19 +1371,30 @@ def _refill_dict(target, source, settled):
     """A dict (OrderedDict, Counter, defaultdict) made like `source` in place: keys the program
     removed deleted, values that differ stored, new keys added; emptied and refilled only when the
     program changed the order of the keys that stay."""
-    ordered = type(target) is _OrderedDict
-    items = _OrderedDict.items if type(source) is _OrderedDict else dict.items
+    ordered = isinstance(target, _OrderedDict)  # a test's own OrderedDict subclass too
+    items = _OrderedDict.items if isinstance(source, _OrderedDict) else dict.items
     store = _OrderedDict.__setitem__ if ordered else dict.__setitem__
-    pairs = [(k, settled(v)) for k, v in list(items(source))]
-    if target is source:
+    clear = _OrderedDict.clear if ordered else dict.clear
+    raw = list(items(source))
+    pairs = [(settled(k), settled(v)) for k, v in raw]
+    if target is source:  # fresh: the test's own objects put in for their copies, keys and values
+        if any(k is not after for (k, _), (after, _) in zip(raw, pairs, strict=True)):
+            clear(target)
+            for k, v in pairs:
+                store(target, k, v)
+            return
         for k, v in pairs:
-            if dict.get(target, k) is not v:  # a held value settled into the test's original
+            if dict.get(target, k) is not v:
                 store(target, k, v)
         return
-    wanted = {k for k, _ in pairs}
-    kept = [k for k in list(target) if k in wanted]
-    if kept != [k for k, _ in pairs][: len(kept)]:  # reordered: only a refill gives the program's order
-        (_OrderedDict.clear if ordered else dict.clear)(target)
+    wanted = {k: k for k, _ in pairs}
+    stored = {k: k for k in list(target)}
+    kept = [k for k in stored if k in wanted]
+    reordered = kept != [k for k, _ in pairs][: len(kept)]
+    if reordered or any(not _same_key(k, wanted[k]) for k in kept):
+        # the program reordered the keys that stay, or put an equal key of another type or object
+        # in one's place (1.0 for 1): only a refill gives its dict
+        clear(target)
         for k, v in pairs:
             store(target, k, v)
         return
