@@ -482,6 +482,44 @@ def test_set_elements_keys_and_scalars_come_back_as_plain_python_has_them(
     assert result.status is ExecStatus.PASSED, messages(result)
 
 
+def test_frozensets_and_exact_values_come_back_as_plain_python_has_them(local_backend: LocalBackend) -> None:
+    # red team 25: R25-1, frozensets were never walked (an undirected edge of the test's own nodes
+    # came back as copies: a correct graph program failed, a wrong one passed); R25-2, keys and
+    # elements equal but not the same ((1.0, 2) for (1, 2), a datetime in another zone, Decimal
+    # 1.5 for 1.50) were taken for unchanged; R25-3, a NaN was swapped for another NaN object
+    solution = (
+        "import datetime\nfrom decimal import Decimal\nfrom graph.base import Node\n\n"
+        "def add_edge(edges, a, b):\n    edges.add(frozenset((a, b)))\n\n"
+        "def mark_all(nodes):\n    for n in nodes:\n        n.marked = True\n\n"
+        "def to_floats(points):\n    items = {(float(x), y) for x, y in points}\n    points.clear()\n"
+        "    points.update(items)\n\n"
+        "def to_utc(events):\n    for k in list(events):\n        events[k.astimezone(datetime.timezone.utc)] = events.pop(k)\n\n"
+        "def strip_cents(prices):\n    items = {p.quantize(Decimal('1')) if p == p.to_integral() else p for p in prices}\n"
+        "    prices.clear()\n    prices.update(items)\n\n"
+        "def append_five(xs):\n    xs.append(5)\n"
+    )
+    tests = (
+        "import datetime\nimport math\nfrom decimal import Decimal\nfrom graph.base import Node\n"
+        "from solution import *\n\n"
+        "def test_frozensets():\n    a, b = Node('a'), Node('b')\n    edges = set()\n    add_edge(edges, a, b)\n"
+        "    assert frozenset((a, b)) in edges\n    mark_all(frozenset((a, b)))\n    assert a.marked and b.marked\n\n"
+        "def test_exact_values():\n    points = {(1, 2)}\n    to_floats(points)\n"
+        "    assert {type(x) for x, _ in points} == {float}\n"
+        "    zone = datetime.timezone(datetime.timedelta(hours=5))\n"
+        "    events = {datetime.datetime(2024, 1, 1, 15, tzinfo=zone): 'a'}\n    to_utc(events)\n"
+        "    assert [k.tzinfo for k in events] == [datetime.timezone.utc]\n"
+        "    prices = {Decimal('2.00')}\n    strip_cents(prices)\n    assert [str(p) for p in prices] == ['2']\n\n"
+        "def test_a_nan_stays_the_tests():\n    x = float('nan')\n    xs = [x, 1]\n    append_five(xs)\n"
+        "    assert xs[0] is x and x in xs and xs[2] == 5\n"
+    )
+    graph = {
+        "graph/__init__.py": "",
+        "graph/base.py": "class Node:\n    def __init__(self, name):\n        self.name = name\n",
+    }
+    result = judge(local_backend, solution, tests, extra_files=graph)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_iterators_are_read_as_lazily_as_plain_python(local_backend: LocalBackend) -> None:
     # W3: both directions used to read ahead in batches of 1, 2, 4... 64 items, so a lazy program
     # took more of a test's generator than it asked for, and a program's generator ran ahead of the

@@ -810,7 +810,8 @@ def _flat_snapshot(args, kwargs):
         copy = _FLAT.get(kind)
         if copy is None:
             return None
-        items = value.values() if kind is dict else value
+        items = (*value.keys(), *value.values()) if kind is dict else value  # keys too (a tuple key
+        # compares equal to one of floats where ints were: only the full fingerprint tells them apart)
         if kind is not bytearray and not all(type(item) in wire.IMMUTABLE_SCALARS for item in items):
             return None
         copies.append(copy(value))

@@ -1270,23 +1270,50 @@ def settle(new, same_as, done=None, depth=0, objects=None):
             done[key] = items
             return items
         return new
+    if type(new) is frozenset:  # an undirected edge of the test's own nodes, say
+        pairs = [(item, settle(item, same_as, done, depth + 1, objects)) for item in frozenset.__iter__(new)]
+        if any(a is not b for a, b in pairs):
+            done[key] = frozenset(after for _, after in pairs)
+            return done[key]
+        return new
     if isinstance(new, _SETTLED_CONTAINERS) or (objects is not None and objects(new)):
         _refill(new, new, same_as, done, depth, objects)
     return new
 
 
 def _same_key(current, settled):
-    """Whether two equal-looking hashables are the same value here: the same object, or equal
-    immutable values of one type (a float or a complex by its repr: -0.0 is not 0.0); 1, 1.0 and
-    True are not the same, nor are two objects of a class that compares by identity."""
+    """Whether two equal-looking values are the same value here, exactly: the same object, or of
+    one type and the same in every detail Python's == may overlook — a float or a complex by its
+    repr (-0.0 is not 0.0, and a NaN is a NaN), a Decimal by its digits and exponent (1.50 is not
+    1.5), a date, time or datetime by its repr (its time zone), tuples and frozensets element by
+    element. 1, 1.0 and True are not the same, nor two objects of a class that compares by
+    identity."""
     if current is settled:
         return True
     kind = type(current)
     if kind is not type(settled):
         return False
-    if kind is float or kind is complex:
+    if kind is tuple:
+        return len(current) == len(settled) and all(
+            _same_key(a, b) for a, b in zip(current, settled, strict=True)
+        )
+    if kind is frozenset:
+        if len(current) != len(settled):
+            return False
+        by_value = {_canonical(item): item for item in settled}
+        missing = object()
+        return all(_same_key(item, dict.get(by_value, _canonical(item), missing)) for item in current)
+    if kind in (float, complex, _Date, _DateTime, _Time, _TimeDelta, _Fraction, range):
         return repr(current) == repr(settled)
-    return kind in _NEVER_CHANGED and current == settled
+    if kind is _Decimal:
+        return current.as_tuple() == settled.as_tuple()
+    return kind in IMMUTABLE_SCALARS and current == settled
+
+
+def _canonical(item):
+    """A key under which equal values meet, NaNs included (a NaN equals nothing, itself aside)."""
+    kind = type(item)
+    return (kind, repr(item)) if kind is float or kind is complex else item
 
 
 def _same_value(current, settled):
@@ -1314,10 +1341,17 @@ def _refill(target, source, same_as, done, depth, objects):
 
     if isinstance(target, list):
         items = [settled(item) for item in list.copy(source)]
-        if list.__len__(target) != len(items) or not all(
-            _same_value(a, b) for a, b in zip(list.copy(target), items, strict=True)
-        ):
+        before = list.copy(target)
+        # slot by slot: what is exactly the same stays the test's object (a NaN too)
+        for index, current in enumerate(before[: len(items)]):
+            if _same_value(current, items[index]):
+                items[index] = current
+        if len(before) != len(items):
             list.__setitem__(target, slice(None), items)
+        else:
+            for index, (current, item) in enumerate(zip(before, items, strict=True)):
+                if current is not item:
+                    list.__setitem__(target, index, item)
     elif isinstance(target, dict):
         _refill_dict(target, source, settled)
     elif isinstance(target, set):
@@ -1329,16 +1363,18 @@ def _refill(target, source, same_as, done, depth, objects):
                 set.update(target, wanted)
         else:
             # element by element: set.update may resize the table even when nothing is new, which
-            # reorders it under a test's loop over the set; an equal element of another type (1.0
-            # for 1) or another object is replaced
-            by_value = {item: item for item in wanted}
-            missing = object()
+            # reorders it under a test's loop over the set; an element not exactly the same (1.0
+            # for 1, another object) is replaced, one that is (a NaN too) stays the test's
+            by_value = {_canonical(item): item for item in wanted}
+            kept, missing = set(), object()
             for item in list(set.__iter__(target)):
-                after = dict.get(by_value, item, missing)
+                after = dict.get(by_value, _canonical(item), missing)
                 if after is missing or not _same_key(item, after):
                     set.discard(target, item)
+                else:
+                    kept.add(_canonical(item))
             for item in wanted:
-                if not set.__contains__(target, item):
+                if _canonical(item) not in kept:
                     set.add(target, item)
     elif isinstance(target, bytearray):
         if target is not source:
@@ -1387,25 +1423,26 @@ def _refill_dict(target, source, settled):
             if dict.get(target, k) is not v:
                 store(target, k, v)
         return
-    wanted = {k: k for k, _ in pairs}
-    stored = {k: k for k in list(target)}
-    kept = [k for k in stored if k in wanted]
-    reordered = kept != [k for k, _ in pairs][: len(kept)]
-    if reordered or any(not _same_key(k, wanted[k]) for k in kept):
-        # the program reordered the keys that stay, or put an equal key of another type or object
-        # in one's place (1.0 for 1): only a refill gives its dict
+    wanted = {_canonical(k): k for k, _ in pairs}
+    stored = {_canonical(k): k for k in list(target)}  # the test's own key objects (a NaN too)
+    kept = [c for c in stored if c in wanted]
+    reordered = kept != [_canonical(k) for k, _ in pairs][: len(kept)]
+    if reordered or any(not _same_key(stored[c], wanted[c]) for c in kept):
+        # the program reordered the keys that stay, or put a key not exactly the same in one's
+        # place (1.0 for 1, a datetime in another zone): only a refill gives its dict
         clear(target)
         for k, v in pairs:
             store(target, k, v)
         return
-    for k in list(target):
-        if k not in wanted:
+    for c, k in list(stored.items()):
+        if c not in wanted:
             (_OrderedDict.__delitem__ if ordered else dict.__delitem__)(target, k)
     missing = object()
     for k, v in pairs:
-        current = dict.get(target, k, missing)
+        key = stored.get(_canonical(k), k)  # an existing key is stored under the test's own object
+        current = dict.get(target, key, missing)
         if current is missing or not _same_value(current, v):
-            store(target, k, v)
+            store(target, key, v)
 
 
 def slot_names(kind):
