@@ -970,21 +970,15 @@ class Decoder:
             return self.register(result)
         if label == "Ellipsis":
             return Ellipsis
-        if label == "Path":
+        if label in ("Path", "PurePosixPath", "PureWindowsPath"):
             text = self._nested_value()
             paths = _pure_path_classes()
             if type(text) is not str:
                 raise WireError("a path needs a str")
             if paths is None:
                 return text  # pathlib not loaded here: its string
-            return (_PROGRAM_PATH or paths[3])(text)
-        if label in ("PurePosixPath", "PureWindowsPath"):
-            text = self._nested_value()
-            paths = _pure_path_classes()
-            if type(text) is not str:
-                raise WireError("a path needs a str")
-            if paths is None:
-                return text  # pathlib not loaded here: its string
+            if label == "Path":  # a concrete path: the harness's ProgramPath, else this process's own
+                return (_PROGRAM_PATH or paths[3])(text)
             return (paths[1] if label == "PurePosixPath" else paths[2])(text)
         if label in STDLIB_TUPLES:
             items = self._nested_value()
