@@ -496,7 +496,8 @@ def test_frozensets_and_exact_values_come_back_as_plain_python_has_them(local_ba
         "def to_utc(events):\n    for k in list(events):\n        events[k.astimezone(datetime.timezone.utc)] = events.pop(k)\n\n"
         "def strip_cents(prices):\n    items = {p.quantize(Decimal('1')) if p == p.to_integral() else p for p in prices}\n"
         "    prices.clear()\n    prices.update(items)\n\n"
-        "def append_five(xs):\n    xs.append(5)\n"
+        "def append_five(xs):\n    xs.append(5)\n\n"
+        "def drop_one_nan(s):\n    for y in list(s):\n        if y != y:\n            s.discard(y)\n            return\n"
     )
     tests = (
         "import datetime\nimport math\nfrom decimal import Decimal\nfrom graph.base import Node\n"
@@ -510,7 +511,10 @@ def test_frozensets_and_exact_values_come_back_as_plain_python_has_them(local_ba
         "    assert [k.tzinfo for k in events] == [datetime.timezone.utc]\n"
         "    prices = {Decimal('2.00')}\n    strip_cents(prices)\n    assert [str(p) for p in prices] == ['2']\n\n"
         "def test_a_nan_stays_the_tests():\n    x = float('nan')\n    xs = [x, 1]\n    append_five(xs)\n"
-        "    assert xs[0] is x and x in xs and xs[2] == 5\n"
+        "    assert xs[0] is x and x in xs and xs[2] == 5\n\n"
+        # red team 26, R26-1: two NaN objects are two members, paired one to one
+        "def test_two_nans_are_two_members():\n    s = {float('nan'), float('nan'), 1.0}\n"
+        "    drop_one_nan(s)\n    assert len(s) == 2 and 1.0 in s\n"
     )
     graph = {
         "graph/__init__.py": "",

@@ -1310,6 +1310,21 @@ def _canonical(item):
     return (kind, repr(item)) if kind is float or kind is complex else item
 
 
+def _canonical_all(items):
+    """`_canonical` of each of `items`, the NaNs of one kind numbered in turn: two NaN objects in
+    one set or dict are two members, paired one to one with the other side's (red team 26)."""
+    seen = {}
+    keys = []
+    for item in items:
+        key = _canonical(item)
+        if (type(item) is float or type(item) is complex) and item != item:
+            number = seen.get(key, 0)
+            seen[key] = number + 1
+            key = (key, number)
+        keys.append(key)
+    return keys
+
+
 def _same_value(current, settled):
     """Whether a held value needs no store: the same object, or the same immutable scalar (the
     copy's own strings and numbers are fresh objects)."""
@@ -1359,16 +1374,18 @@ def _refill(target, source, same_as, done, depth, objects):
             # element by element: set.update may resize the table even when nothing is new, which
             # reorders it under a test's loop over the set; an element not exactly the same (1.0
             # for 1, another object) is replaced, one that is (a NaN too) stays the test's
-            by_value = {_canonical(item): item for item in wanted}
+            wanted_keys = _canonical_all(wanted)
+            by_value = dict(zip(wanted_keys, wanted, strict=True))
+            present = list(set.__iter__(target))
             kept, missing = set(), object()
-            for item in list(set.__iter__(target)):
-                after = dict.get(by_value, _canonical(item), missing)
+            for item, key in zip(present, _canonical_all(present), strict=True):
+                after = dict.get(by_value, key, missing)
                 if after is missing or not _same_key(item, after):
                     set.discard(target, item)
                 else:
-                    kept.add(_canonical(item))
-            for item in wanted:
-                if _canonical(item) not in kept:
+                    kept.add(key)
+            for item, key in zip(wanted, wanted_keys, strict=True):
+                if key not in kept:
                     set.add(target, item)
     elif isinstance(target, bytearray):
         if target is not source:
@@ -1417,10 +1434,12 @@ def _refill_dict(target, source, settled):
             if dict.get(target, k) is not v:
                 store(target, k, v)
         return
-    wanted = {_canonical(k): k for k, _ in pairs}
-    stored = {_canonical(k): k for k in list(target)}  # the test's own key objects (a NaN too)
+    pair_keys = _canonical_all([k for k, _ in pairs])
+    wanted = dict(zip(pair_keys, [k for k, _ in pairs], strict=True))
+    present = list(target)
+    stored = dict(zip(_canonical_all(present), present, strict=True))  # the test's own key objects
     kept = [c for c in stored if c in wanted]
-    reordered = kept != [_canonical(k) for k, _ in pairs][: len(kept)]
+    reordered = kept != pair_keys[: len(kept)]
     if reordered or any(not _same_key(stored[c], wanted[c]) for c in kept):
         # the program reordered the keys that stay, or put a key not exactly the same in one's
         # place (1.0 for 1, a datetime in another zone): only a refill gives its dict
@@ -1432,8 +1451,8 @@ def _refill_dict(target, source, settled):
         if c not in wanted:
             (_OrderedDict.__delitem__ if ordered else dict.__delitem__)(target, k)
     missing = object()
-    for k, v in pairs:
-        key = stored.get(_canonical(k), k)  # an existing key is stored under the test's own object
+    for (k, v), c in zip(pairs, pair_keys, strict=True):
+        key = stored.get(c, k)  # an existing key is stored under the test's own object (a NaN too)
         current = dict.get(target, key, missing)
         if current is missing or not _same_value(current, v):
             store(target, key, v)
