@@ -818,17 +818,6 @@ def _flat_snapshot(args, kwargs):
     return copies
 
 
-def _same_scalar(a, b):
-    """The same scalar for the harness: equal and of one type (1.0 is not 1, nor True), a float or
-    a complex by its repr (-0.0 is not 0.0)."""
-    if a is b:
-        return True
-    kind = type(a)
-    if kind is not type(b):
-        return False
-    return repr(a) == repr(b) if kind is float or kind is complex else a == b
-
-
 def _flat_unchanged(args, kwargs, copies):
     for value, copy in zip((*args, *kwargs.values()), copies, strict=True):
         if copy is None:
@@ -836,7 +825,7 @@ def _flat_unchanged(args, kwargs, copies):
         if type(value) is dict:
             now, before = list(value.items()), list(copy.items())
             if len(now) != len(before) or not all(  # order counts too
-                _same_scalar(k, ck) and _same_scalar(v, cv)
+                wire.same_value(k, ck) and wire.same_value(v, cv)
                 for (k, v), (ck, cv) in zip(now, before, strict=True)
             ):
                 return False
@@ -844,7 +833,7 @@ def _flat_unchanged(args, kwargs, copies):
             if bytes(value) != copy:
                 return False
         elif not (
-            len(value) == len(copy) and all(_same_scalar(a, b) for a, b in zip(value, copy, strict=True))
+            len(value) == len(copy) and all(wire.same_value(a, b) for a, b in zip(value, copy, strict=True))
         ):
             return False
     return True

@@ -1325,9 +1325,10 @@ def _canonical_all(items):
     return keys
 
 
-def _same_value(current, settled):
+def same_value(current, settled):
     """Whether a held value needs no store: the same object, or the same immutable scalar (the
-    copy's own strings and numbers are fresh objects)."""
+    copy's own strings and numbers are fresh objects). The program's quick check of its flat
+    arguments asks the same question (program._flat_unchanged)."""
     return current is settled or (type(settled) in IMMUTABLE_SCALARS and _same_key(current, settled))
 
 
@@ -1353,7 +1354,7 @@ def _refill(target, source, same_as, done, depth, objects):
         before = list.copy(target)
         # slot by slot: what is exactly the same stays the test's object (a NaN too)
         for index, current in enumerate(before[: len(items)]):
-            if _same_value(current, items[index]):
+            if same_value(current, items[index]):
                 items[index] = current
         if len(before) != len(items):
             list.__setitem__(target, slice(None), items)
@@ -1397,7 +1398,7 @@ def _refill(target, source, same_as, done, depth, objects):
             _Deque.extend(target, items)
         else:  # item by item: a deque's iterators fail on any clear or extend, not on a store
             for index, (current, item) in enumerate(zip(list(target), items, strict=True)):
-                if not _same_value(current, item):
+                if not same_value(current, item):
                     _Deque.__setitem__(target, index, item)
     elif kind is _Array:
         if target is not source and _Array.typecode.__get__(target) == _Array.typecode.__get__(source):
@@ -1421,6 +1422,7 @@ def _refill_dict(target, source, settled):
     ordered = isinstance(target, _OrderedDict)  # a test's own OrderedDict subclass too
     items = _OrderedDict.items if isinstance(source, _OrderedDict) else dict.items
     store = _OrderedDict.__setitem__ if ordered else dict.__setitem__
+    delete = _OrderedDict.__delitem__ if ordered else dict.__delitem__
     clear = _OrderedDict.clear if ordered else dict.clear
     raw = list(items(source))
     pairs = [(settled(k), settled(v)) for k, v in raw]
@@ -1449,12 +1451,12 @@ def _refill_dict(target, source, settled):
         return
     for c, k in list(stored.items()):
         if c not in wanted:
-            (_OrderedDict.__delitem__ if ordered else dict.__delitem__)(target, k)
+            delete(target, k)
     missing = object()
     for (k, v), c in zip(pairs, pair_keys, strict=True):
         key = stored.get(c, k)  # an existing key is stored under the test's own object (a NaN too)
         current = dict.get(target, key, missing)
-        if current is missing or not _same_value(current, v):
+        if current is missing or not same_value(current, v):
             store(target, key, v)
 
 
