@@ -85,10 +85,16 @@ def serve_api(script: ScriptedAPI) -> Iterator[str]:
                 script.bodies.append((self.path, body, dict(self.headers)))
                 script.in_flight += 1
                 script.max_in_flight = max(script.max_in_flight, script.in_flight)
+            finished = False
             try:
                 status, headers, payload, delay = script.respond(self.path, body)
                 time.sleep(delay)
                 data = json.dumps(payload).encode()
+                # done before the answer goes out: once the client has it, it may send its next
+                # request, which this thread's `finally` could otherwise count as a fourth in flight
+                with script.lock:
+                    script.in_flight -= 1
+                finished = True
                 self.send_response(status)
                 for name, value in {"Content-Type": "application/json", **headers}.items():
                     self.send_header(name, value)
@@ -98,8 +104,9 @@ def serve_api(script: ScriptedAPI) -> Iterator[str]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout test)
             finally:
-                with script.lock:
-                    script.in_flight -= 1
+                if not finished:
+                    with script.lock:
+                        script.in_flight -= 1
 
         def log_message(self, *args: object) -> None:
             pass
