@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the reward's modules load only when a reward is asked for (
     from codegym.reward.scoring import RewardJudge, ScoredSample
 
 INVALID_INPUT = "invalid_input"
+CHUNKS_IN_FLIGHT = 3
 
 
 class JudgeError(CodegymError, RuntimeError):
@@ -307,7 +308,7 @@ def judge_samples_file(
     """Judge every row of `samples_path` into `out_path`; returns counts and throughput.
 
     Rows are judged in chunks (one sandbox batch, and with `reward` one ruff run, per chunk) with
-    two chunks in flight, and written in input order as each chunk completes.
+    CHUNKS_IN_FLIGHT chunks in flight, and written in input order as each chunk completes.
     """
     if not samples_path.is_file():
         raise JudgeError(f"samples file {samples_path} does not exist")
@@ -328,12 +329,14 @@ def _judge_into(
 ) -> JudgeSummary:
     skip = resume_point(samples_path, out_path) if resume else 0
     summary = JudgeSummary(resumed=skip, total=skip)
-    size = chunk_size or max(8, 4 * int(getattr(backend, "workers", 2)))
+    # chunks big enough that one ruff run and one sandbox batch cost little per row, and three in
+    # flight, so the workers never wait while a chunk's slowest row finishes or its rows are scored
+    size = chunk_size or max(16, 16 * int(getattr(backend, "workers", 2)))
     out_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with (
         out_path.open("a" if skip else "w", encoding="utf-8") as out,
-        ThreadPoolExecutor(max_workers=2, thread_name_prefix="codegym-judge") as pool,
+        ThreadPoolExecutor(max_workers=CHUNKS_IN_FLIGHT, thread_name_prefix="codegym-judge") as pool,
     ):
         pending: deque[Future[list[dict[str, Any]]]] = deque()
 
@@ -359,7 +362,7 @@ def _judge_into(
             if len(chunk) >= size:
                 pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
                 chunk = []
-            while len(pending) >= 2 or (pending and pending[0].done()):
+            while len(pending) >= CHUNKS_IN_FLIGHT or (pending and pending[0].done()):
                 write(pending.popleft().result())
         if chunk:
             pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))

@@ -371,9 +371,10 @@ def test_threading_state_in_a_program_process_forked_from_a_zygote_with_threadin
     assert [r.status for r in results] == [ExecStatus.PASSED] * 2, results[0].tests
 
 
-def test_the_armed_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
-    """The cheap start depends on coverage.py's collector internals; when they change, the public
-    start is used (correct, ~300 page faults dearer per pass, traced to the end): this says when."""
+def test_the_lean_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
+    """The zygote loads coverage.py's C tracer alone, never the coverage package (whose import
+    doubles its heap, paid by every fork); when the tracer's module cannot be loaded so, coverage.py's
+    own collector is used (correct, dearer per pass): this says when."""
     sys.path.insert(0, str(INSIDE_DIR))
     try:
         import coverage_probe
@@ -381,13 +382,26 @@ def test_the_armed_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
         tracer = coverage_probe.Tracer(str(tmp_path), "solution.py")
     finally:
         sys.path.remove(str(INSIDE_DIR))
-    assert tracer._armed is not None
-    collector, _ = tracer._armed
-    assert os.path.abspath(coverage_probe.__file__) in collector.should_trace_cache  # decided beforehand
+    assert type(tracer.recorder).__name__ == "_LeanRecorder"
+    recorder = tracer.recorder
+    assert os.path.abspath(coverage_probe.__file__) in recorder.should_trace_cache  # decided beforehand
     # the raw data's packing is learnt from the stand-in's arcs; without it the tracer is never
     # stopped early (test_the_tracer_stops_once_every_line_and_branch_has_run)
     tracer.warm_import(str(tmp_path), "solution.py")
     assert tracer._bits in (20, 28)
+
+
+def test_a_program_can_use_coverage_py_itself_in_a_coverage_pass(local_backend: LocalBackend) -> None:
+    """The zygote's tracer is a private load of coverage.py's C module (the module sets its types up
+    once per loaded library): a program that imports coverage.py gets a working one of its own."""
+    solution = (
+        "import coverage\n\n\ndef measured():\n    cov = coverage.Coverage(data_file=None)\n"
+        "    cov.start()\n    total = sum(range(3))\n    cov.stop()\n    return total\n"
+    )
+    tests = "from solution import measured\n\ndef test_it():\n    assert measured() == 3\n"
+    result = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=30)
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
 
 
 def test_no_coverage_pass_for_a_program_that_failed_a_measured_test() -> None:
@@ -426,9 +440,10 @@ def test_no_coverage_pass_for_a_program_that_failed_a_measured_test() -> None:
     ],
     ids=["loop", "wrapped-return", "dict-display"],
 )
-def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str) -> None:
+@pytest.mark.parametrize("recorder", ["lean", "collector"])
+def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str, recorder: str) -> None:
     """The tracer reads coverage.py's raw data and the harness analyses the source; this pins both
-    to coverage.py's own report."""
+    to coverage.py's own report, with the C tracer loaded alone and with coverage.py's collector."""
     import coverage
 
     sys.path.insert(0, str(INSIDE_DIR))
@@ -438,6 +453,8 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str) -
     sys.path.insert(0, str(tmp_path))
     try:
         tracer = coverage_probe.Tracer(str(tmp_path), "solution.py")
+        if recorder == "collector":
+            tracer.recorder = coverage_probe._CoverageRecorder(tracer.path)
         tracer.start()
         import solution
 

@@ -11,52 +11,26 @@ import os
 import sys
 import types
 
+_STAND_IN = "import math\n\n\ndef stand_in(x):\n    return math.floor(x)\n"
+
 
 class Tracer:
-    """coverage.py's tracer for the solution file: created and warmed once in the zygote (its start-up
-    costs tens of milliseconds), started in each coverage pass's program process before the import."""
+    """coverage.py's C tracer for the solution file: created and warmed once in the zygote, started
+    in each traced program process before the import."""
 
     def __init__(self, scratch_dir, solution_path):
-        import warnings
-
-        import coverage
-
         self.path = os.path.join(scratch_dir, solution_path)
         # Only the solution file is traced: the repo's files and our own lines would cost time and
         # mean nothing.
-        self.cov = coverage.Coverage(data_file=None, branch=True, include=[self.path], config_file=False)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self.cov.start()
-            self.cov.stop()
-            self.cov.get_data()
+        try:
+            self.recorder = _LeanRecorder(self.path)
+        except (ImportError, OSError, AttributeError, TypeError):
+            self.recorder = _CoverageRecorder(self.path)
         self._running = False
-        self._armed = self._arm()
         self._bits = None  # the C tracer's packing width, learnt in warm_import
         self._lines_left = self._arcs_left = None  # set_target: what must still run for a full figure
         self._multiline = {}
         self._seen = frozenset()
-
-    def _arm(self):
-        """The collector's low-level tracer, made here and stopped: a program process then starts
-        only it (one C call) instead of `Coverage.start()`, whose bookkeeping touches objects all
-        over the inherited heap (~40 copy-on-write faults). It records into the collector's own
-        data, as `Coverage.start()` would. None when this coverage.py's internals differ: the public
-        start is used then."""
-        collector = getattr(self.cov, "_collector", None)
-        start_tracer = getattr(collector, "_start_tracer", None)
-        if start_tracer is None or not isinstance(getattr(collector, "data", None), dict):
-            return None
-        try:
-            start_tracer()
-            tracer = collector.tracers.pop()
-            tracer.stop()
-        finally:
-            sys.settrace(None)
-        if not (callable(getattr(tracer, "start", None)) and callable(getattr(tracer, "stop", None))):
-            return None
-        _decide_loaded_files(collector)
-        return collector, tracer
 
     def warm_import(self, scratch_dir, solution_path):
         """Import a stand-in module at the solution's own path under the tracer, then forget it: the
@@ -70,7 +44,7 @@ class Tracer:
             with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8"):
                 pass
         with open(self.path, "w", encoding="utf-8") as handle:
-            handle.write("import math\n\n\ndef stand_in(x):\n    return math.floor(x)\n")
+            handle.write(_STAND_IN)
         sys.path.insert(0, scratch_dir)
         try:
             self.start()
@@ -80,44 +54,53 @@ class Tracer:
             sys.path.remove(scratch_dir)
             for depth in range(1, len(parts) + 1):
                 sys.modules.pop(".".join(parts[:depth]), None)
-            data = getattr(getattr(self.cov, "_collector", None), "data", None)
-            if isinstance(data, dict):
+            data = self.recorder.data
+            if data is not None:
                 self._bits = _packing_width(data.get(self.path), line_count=6)
                 data.pop(self.path, None)  # the stand-in's arcs are not the program's
 
+    def warm_serving(self, rounds=24):
+        """Rehearse a traced program process's own work here, in the zygote: the serving path
+        (program.rehearse) under the tracer, and our target, completion check and arc reading on
+        the stand-in's arcs. Code run while tracing gets its line table on first use, and CPython
+        specialises code on its first executions, writing into code objects: done here, those writes
+        are inherited instead of repeated, as copy-on-write faults, in every program process."""
+        import program
+
+        code = compile(_STAND_IN, self.path, "exec", dont_inherit=True)
+        for _ in range(rounds):
+            self.start()
+            try:
+                namespace = {}
+                exec(code, namespace)
+                namespace["stand_in"](1.5)
+                self.set_target([1, 3, 4, 5], [(4, 5), (5, -4)], [(6, 5)])
+                self.finish_if_complete()
+                program.rehearse(rounds=1)
+                self.raw_arcs()
+            finally:
+                self.stop()
+            if self.recorder.data is not None:
+                self.recorder.data.pop(self.path, None)
+        self._lines_left = self._arcs_left = None
+        self._multiline, self._seen = {}, frozenset()
+
     def start(self):
-        if self._armed is None:
-            self.cov.start()
-        else:
-            collector, tracer = self._armed
-            tracer.start()
-            threading = _threading_of(collector)
-            if threading is not None:
-                threading.settrace(collector._installation_trace)  # threads started later, as coverage does
+        self.recorder.start()
         self._running = True
 
     def stop(self):
         if not self._running:
             return
         self._running = False
-        if self._armed is None:
-            self.cov.stop()
-            return
-        collector, tracer = self._armed
-        tracer.stop()
-        sys.settrace(None)
-        threading = _threading_of(collector)
-        if threading is not None:
-            threading.settrace(None)
-        for other in collector.tracers:  # those started on the program's threads
-            other.stop()
+        self.recorder.stop()
 
     def set_target(self, statements, possible, multiline=()):
         """The statements and branch arcs of the solution (`analyse`, done by the harness). Once all
         of them have run the figure is final, 100% of both: `finish_if_complete` then stops the
         tracer, so a test that loops long after that runs at full speed (HumanEval/75's triple loop
         took 5.5 times its untraced time)."""
-        if self._bits is None or self._armed is None:
+        if self._bits is None or self.recorder.data is None:
             return  # the raw data cannot be read as it grows: trace to the end, as before
         self._multiline = {pair[0]: pair[1] for pair in multiline if len(pair) == 2}
         self._lines_left = {line for line in statements if type(line) is int}
@@ -129,7 +112,7 @@ class Tracer:
         if not self._running or self._lines_left is None:
             return
         try:
-            raw = self._armed[0].data.get(self.path)
+            raw = self.recorder.data.get(self.path)
             if raw is None or len(raw) == len(self._seen):
                 return
             new = raw - self._seen
@@ -155,16 +138,217 @@ class Tracer:
                 line_count = handle.read().count("\n") + 1
         except OSError:
             line_count = 1 << 20
-        collector = getattr(self.cov, "_collector", None)
-        raw = getattr(collector, "data", {}).get(self.path) if collector is not None else None
+        data = self.recorder.data
+        raw = data.get(self.path) if data is not None else None
         if raw is None:
-            return sorted(self.cov.get_data().arcs(self.path) or ())
+            return self.recorder.arcs()
         if not raw:
             return []
         bits = _packing_width(raw, line_count)
         if bits is None:
-            return sorted(self.cov.get_data().arcs(self.path) or ())
+            return self.recorder.arcs()
         return sorted(_decode(raw, bits))
+
+
+class _LeanRecorder:
+    """coverage.py's C tracer (CTracer), loaded from its extension module alone and configured as
+    coverage.py's collector would for one file: importing the coverage package instead would double
+    the zygote's heap (~12 MB, 120 modules), and every program process's fork, copy-on-write faults
+    and exit pay for each page of it. New threads get a tracer of their own, as with coverage.py."""
+
+    def __init__(self, path):
+        module = _tracer_module()
+        disposition = module.CFileDisposition()
+        disposition.original_filename = disposition.canonical_filename = path
+        disposition.source_filename = path
+        disposition.trace = True
+        disposition.reason = ""
+        disposition.file_tracer = None
+        disposition.has_dynamic_filename = False
+        self.path = path
+        self._disposition = disposition
+        self._tracer_class = module.CTracer
+        self.data = {}  # the traced file -> the set of its packed arcs, shared by every thread's tracer
+        self.should_trace_cache = {}
+        self._threads = []
+        import threading  # program threads are traced too (coverage.py loads it as well)
+
+        self._threading = threading
+        self._main = self._tracer()
+        _decide_loaded_files(self.should_trace_cache, self.should_trace)
+
+    def should_trace(self, filename, frame):
+        return self._disposition if filename == self.path else None
+
+    def _tracer(self):
+        tracer = self._tracer_class()
+        tracer.data = self.data
+        tracer.trace_arcs = True
+        tracer.should_trace = self.should_trace
+        tracer.should_trace_cache = self.should_trace_cache
+        tracer.file_tracers = {}
+        tracer.lock_data = tracer.unlock_data = tracer.warn = _ignore
+        for name in (
+            "check_include",
+            "concur_id_func",
+            "should_start_context",
+            "switch_context",
+            "disable_plugin",
+        ):
+            setattr(tracer, name, None)
+        return tracer
+
+    def _thread_started(self, frame, event, arg):
+        """The first trace event of a new thread: give it its own tracer from here on."""
+        sys.settrace(None)
+        tracer = self._tracer()
+        self._threads.append(tracer)
+        return tracer.start()(frame, event, arg)
+
+    def start(self):
+        self._main.start()
+        self._threading.settrace(self._thread_started)
+
+    def stop(self):
+        self._main.stop()
+        sys.settrace(None)
+        self._threading.settrace(None)
+        for tracer in self._threads:
+            tracer.stop()
+
+    def arcs(self):
+        return []  # nothing was recorded for the file (or not as packed arcs)
+
+
+class _CoverageRecorder:
+    """coverage.py's own collector, when its tracer cannot be loaded alone: its low-level tracer is
+    made here and stopped, so a program process starts only it (one C call) instead of
+    `Coverage.start()`, whose bookkeeping touches objects all over the inherited heap. When this
+    coverage.py's internals differ, its public start and stop."""
+
+    def __init__(self, path):
+        import warnings
+
+        import coverage
+
+        self.path = path
+        self.cov = coverage.Coverage(data_file=None, branch=True, include=[path], config_file=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.cov.start()
+            self.cov.stop()
+            self.cov.get_data()
+        self._armed = self._arm()
+        self.data = self._armed[0].data if self._armed is not None else None
+
+    def _arm(self):
+        collector = getattr(self.cov, "_collector", None)
+        start_tracer = getattr(collector, "_start_tracer", None)
+        if start_tracer is None or not isinstance(getattr(collector, "data", None), dict):
+            return None
+        try:
+            start_tracer()
+            tracer = collector.tracers.pop()
+            tracer.stop()
+        finally:
+            sys.settrace(None)
+        if not (callable(getattr(tracer, "start", None)) and callable(getattr(tracer, "stop", None))):
+            return None
+        cache, should_trace = (
+            getattr(collector, "should_trace_cache", None),
+            getattr(collector, "should_trace", None),
+        )
+        if isinstance(cache, dict) and should_trace is not None:
+            _decide_loaded_files(cache, should_trace)
+        return collector, tracer
+
+    def start(self):
+        if self._armed is None:
+            self.cov.start()
+            return
+        collector, tracer = self._armed
+        tracer.start()
+        threading = _threading_of(collector)
+        if threading is not None:
+            threading.settrace(collector._installation_trace)  # threads started later, as coverage does
+
+    def stop(self):
+        if self._armed is None:
+            self.cov.stop()
+            return
+        collector, tracer = self._armed
+        tracer.stop()
+        sys.settrace(None)
+        threading = _threading_of(collector)
+        if threading is not None:
+            threading.settrace(None)
+        for other in collector.tracers:  # those started on the program's threads
+            other.stop()
+
+    def arcs(self):
+        return sorted(self.cov.get_data().arcs(self.path) or ())
+
+
+# the collector's hooks for plugins, contexts and concurrency: none of them is used for one file
+_UNUSED_HOOKS = (
+    "check_include",
+    "concur_id_func",
+    "should_start_context",
+    "switch_context",
+    "disable_plugin",
+)
+
+
+def _ignore(*args, **kwargs):
+    return None
+
+
+_tracer_modules = []
+_TRACER_NAME = "codegym_coverage.tracer"
+
+
+def preload():
+    """What a traced program process needs, loaded before the zygote forks any: the C tracer and the
+    threading module (each new thread gets a tracer), never the coverage package."""
+    import threading  # noqa: F401
+
+    _tracer_module()
+
+
+def _tracer_module():
+    """coverage.py's compiled tracer module, loaded without the coverage package, from a private
+    copy of its file: the module sets its types up once per loaded library, so a second load of the
+    same file (coverage.py's own import, by a program that uses coverage.py) would find none."""
+    if _tracer_modules:
+        return _tracer_modules[0]
+    import importlib.machinery
+    import importlib.util
+
+    spec = importlib.util.find_spec("coverage")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("coverage.py is not installed")
+    directory = next(iter(spec.submodule_search_locations))
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    names = [n for n in os.listdir(directory) if n.startswith("tracer.") and n.endswith(suffixes)]
+    if not names:
+        raise ImportError("coverage.py has no compiled tracer here")
+    private = os.path.join("/tmp", "codegym-tracer-" + os.urandom(8).hex())
+    os.mkdir(private, 0o700)
+    copy = os.path.join(private, names[0])
+    try:
+        with open(os.path.join(directory, names[0]), "rb") as source, open(copy, "xb") as target:
+            target.write(source.read())
+        loader = importlib.machinery.ExtensionFileLoader(_TRACER_NAME, copy)
+        module = importlib.util.module_from_spec(importlib.util.spec_from_loader(_TRACER_NAME, loader))
+        loader.exec_module(module)
+    finally:  # the loaded library stays mapped
+        try:
+            os.unlink(copy)
+        except OSError:
+            pass
+        os.rmdir(private)
+    _tracer_modules.append(module)
+    return module
 
 
 def _decode(raw, bits):
@@ -202,14 +386,10 @@ def _threading_of(collector):
     return threading if threading is not None and getattr(collector, "threading", None) is not None else None
 
 
-def _decide_loaded_files(collector):
+def _decide_loaded_files(cache, should_trace):
     """Fill the tracer's per-file cache (whether to trace a code object's file) for the code of every
-    loaded module: the first frame of a file the tracer meets would otherwise call coverage.py's
-    decision code in the program process (~250 copy-on-write faults a pass, a quarter of it)."""
-    cache = getattr(collector, "should_trace_cache", None)
-    should_trace = getattr(collector, "should_trace", None)
-    if not isinstance(cache, dict) or should_trace is None:
-        return
+    loaded module: the first frame of a file the tracer meets would otherwise call the decision
+    code in the program process (~250 copy-on-write faults a pass with coverage.py's)."""
     filenames = set()
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None) if isinstance(module, types.ModuleType) else None

@@ -304,6 +304,7 @@ class Zygote:
                 with osutil.acting_as(self.program_uid):
                     osutil.empty_directory(scratch)
                     tracer.warm_import(scratch, path)
+                    tracer.warm_serving()
                 self.dirty = True
             self.coverage_probes[key] = tracer
             skip_threading_fork_reset()  # coverage.py loads threading
@@ -488,7 +489,12 @@ def start(config, preload):
             os.dup2(devnull, 1)
             for name in preload:
                 try:
-                    __import__(name)
+                    if name == "coverage":  # a pool that measures coverage: only its tracer is needed here
+                        import coverage_probe
+
+                        coverage_probe.preload()
+                    else:
+                        __import__(name)
                 except Exception:
                     pass
 
