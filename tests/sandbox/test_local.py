@@ -391,6 +391,21 @@ def test_the_lean_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
     assert tracer._bits in (20, 28)
 
 
+def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) -> None:
+    """Each thread the program starts gets a tracer of its own, as with coverage.py's collector."""
+    solution = (
+        "import threading\n\n\ndef work(out):\n    if out is not None:\n        out.append(1)\n"
+        "    else:\n        out = []\n\n\ndef run():\n    out = []\n"
+        "    thread = threading.Thread(target=work, args=(out,))\n    thread.start()\n    thread.join()\n"
+        "    return len(out)\n"
+    )
+    tests = "from solution import run\n\ndef test_run():\n    assert run() == 1\n"
+    result = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=30)
+    assert result.status is ExecStatus.PASSED and result.coverage is not None
+    assert result.coverage["executed_lines"] == [1, 4, 5, 6, 11, 12, 13, 14, 15, 16]
+    assert result.coverage["missing_lines"] == [8] and result.coverage["executed_branches"] == [[5, 6]]
+
+
 def test_a_program_can_use_coverage_py_itself_in_a_coverage_pass(local_backend: LocalBackend) -> None:
     """The zygote's tracer is a private load of coverage.py's C module (the module sets its types up
     once per loaded library): a program that imports coverage.py gets a working one of its own."""
