@@ -391,6 +391,24 @@ def test_the_lean_tracer_is_used_with_this_coverage_version(tmp_path) -> None:
     assert tracer._bits in (20, 28)
 
 
+def test_lines_around_a_call_back_into_the_test_are_covered(local_backend: LocalBackend) -> None:
+    """A callback runs the program process's serving code inside a traced program frame; the
+    figure keeps the lines before and after it (a tracer switched off and on there lost every arc:
+    repo/http_router's reference read 0% in a review of this round's tracer changes)."""
+    solution = (
+        "def apply(function, value):\n    result = function(value)\n    if result > 0:\n"
+        "        return result\n    return -result\n"
+    )
+    tests = (
+        "from solution import apply\n\ndef test_positive():\n    assert apply(lambda v: v + 1, 1) == 2\n\n"
+        "def test_negative():\n    assert apply(lambda v: v - 5, 1) == 4\n"
+    )
+    result = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=30)
+    assert result.status is ExecStatus.PASSED and result.coverage is not None
+    assert result.coverage["executed_lines"] == [1, 2, 3, 4, 5] and result.coverage["missing_lines"] == []
+    assert result.coverage["missing_branches"] == []
+
+
 def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) -> None:
     """Each thread the program starts gets a tracer of its own, as with coverage.py's collector."""
     solution = (

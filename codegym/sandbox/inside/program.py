@@ -122,30 +122,7 @@ class ProgramServer:
         }
 
     # -- connection ------------------------------------------------------------------------
-    def _untraced(self):
-        """Stop coverage's tracer for our own work (the codec's many small calls cost a trace event
-        each: twice the untraced run's time); returns what `_retraced` puts back, in the same frame,
-        so every frame begins and ends under the same tracer. Only the program's code is measured."""
-        if self.coverage is None:
-            return None
-        previous = sys.gettrace()
-        if previous is not None:
-            sys.settrace(None)
-        return previous
-
-    @staticmethod
-    def _retraced(previous):
-        if previous is not None:
-            sys.settrace(previous)
-
     def send(self, kind, value, known=None, extra=None):
-        tracer = self._untraced()
-        try:
-            self._send(kind, value, known, extra)
-        finally:
-            self._retraced(tracer)
-
-    def _send(self, kind, value, known, extra):
         encoder = wire.Encoder(self._encode_other, claim=self._claim)
         try:
             with wire.deep_codec():
@@ -168,13 +145,9 @@ class ProgramServer:
         self.channel.send(kind, body)
 
     def receive(self):
-        tracer = self._untraced()
-        try:
-            kind, body = self.channel.receive()
-            decoder = wire.Decoder(body, self.hooks)
-            value = decoder.decode()
-        finally:
-            self._retraced(tracer)
+        kind, body = self.channel.receive()
+        decoder = wire.Decoder(body, self.hooks)
+        value = decoder.decode()
         return kind, value, decoder.memo
 
     # -- start -----------------------------------------------------------------------------
@@ -256,11 +229,7 @@ class ProgramServer:
                 return
             self.handle(kind, message, memo)
             if self.coverage is not None:
-                tracer = self._untraced()
-                try:
-                    self.coverage.finish_if_complete()
-                finally:
-                    self._retraced(tracer)
+                self.coverage.finish_if_complete()
 
     # -- requests --------------------------------------------------------------------------
     def handle(self, kind, message, memo):
@@ -304,13 +273,10 @@ class ProgramServer:
     def _fingerprint(self, value):
         """The arguments' contents as bytes, to see whether a call changed them (handles stand for
         themselves and are never registered)."""
-        tracer = self._untraced()
         try:
             return wire.encode(value, self._encode_probe, claim=self._claim)
         except BaseException:
             return None
-        finally:
-            self._retraced(tracer)
 
     def op_call(self, target, args, kwargs):
         return self._call(target, args, kwargs)
