@@ -263,6 +263,25 @@ def test_timings_and_coverage_follow_the_harness_semantics(docker_backend: Docke
     )
 
 
+def test_a_coverage_pool_never_loads_the_coverage_package_into_programs(
+    docker_backend: DockerBackend,
+) -> None:
+    """Docker's /tmp is mounted noexec: the tracer's module loads from an anonymous memory file
+    (falling back to the whole coverage package would double every container zygote's heap)."""
+    from tests.sandbox.test_local import COVERAGE_PACKAGE_TESTS, COVERAGE_PACKAGE_UNSEEN
+
+    result = docker_backend.execute(
+        ExecRequest(
+            files={"solution.py": COVERAGE_PACKAGE_UNSEEN},
+            tests={"test_hidden.py": COVERAGE_PACKAGE_TESTS},
+            measure_coverage=True,
+            coverage_budget_s=30,
+        )
+    )
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+
+
 def test_results_record_the_image_digest(docker_backend: DockerBackend) -> None:
     result = docker_backend.execute(
         ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": ADD_TESTS})

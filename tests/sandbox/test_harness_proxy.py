@@ -99,6 +99,25 @@ def test_generators_and_iterators(local_backend: LocalBackend) -> None:
     assert result.status is ExecStatus.PASSED, messages(result)
 
 
+def test_an_iterator_class_of_the_program_runs_its_own_iter(local_backend: LocalBackend) -> None:
+    """iter() on an object whose class has __next__ calls the class's __iter__, as plain Python does:
+    one that restarts the iteration gives the items again (review round falseflag 20, F20-6: the
+    harness took every iterator's __iter__ for `return self`, and a correct class failed)."""
+    solution = (
+        "class Countdown:\n    def __init__(self, start):\n        self.start = start\n"
+        "        self.current = start\n\n    def __iter__(self):\n        self.current = self.start\n"
+        "        return self\n\n    def __next__(self):\n        if self.current <= 0:\n"
+        "            raise StopIteration\n        self.current -= 1\n        return self.current + 1\n"
+    )
+    tests = (
+        "from solution import Countdown\n\ndef test_twice():\n    c = Countdown(2)\n"
+        "    assert list(c) == [2, 1]\n    assert list(c) == [2, 1]\n    assert [x for x in c] == [2, 1]\n\n"
+        "def test_next_then_iter():\n    c = Countdown(3)\n    assert next(c) == 3\n    assert list(iter(c)) == [3, 2, 1]\n"
+    )
+    result = judge(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, messages(result)
+
+
 def test_exceptions_of_builtin_and_program_defined_types(local_backend: LocalBackend) -> None:
     solution = (
         "class ParseError(ValueError):\n    pass\n\nclass EmptyInput(ParseError):\n    pass\n\n"

@@ -409,6 +409,20 @@ def test_lines_around_a_call_back_into_the_test_are_covered(local_backend: Local
     assert result.coverage["missing_branches"] == []
 
 
+def test_a_branch_that_leaves_a_with_block_counts_as_taken(local_backend: LocalBackend) -> None:
+    """Since 3.10 the exit from a `with` block is traced through the `with` line; coverage.py's report
+    rewrites those arcs, and so do the harness and the program's early stop (falseflag 20, F20-3)."""
+    solution = (
+        "import threading\n\nLOCK = threading.Lock()\n\n\ndef clamp(x):\n    with LOCK:\n"
+        "        if x > 10:\n            x = 10\n    return x\n"
+    )
+    tests = "from solution import clamp\n\ndef test_clamp():\n    assert clamp(20) == 10\n    assert clamp(3) == 3\n"
+    result = run(local_backend, solution, tests, measure_coverage=True, coverage_budget_s=30)
+    assert result.status is ExecStatus.PASSED and result.coverage is not None
+    assert result.coverage["missing_lines"] == [] and result.coverage["missing_branches"] == []
+    assert result.coverage["executed_branches"] == [[8, 9], [8, 10]]
+
+
 def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) -> None:
     """Each thread the program starts gets a tracer of its own, as with coverage.py's collector."""
     solution = (
@@ -422,6 +436,40 @@ def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) 
     assert result.status is ExecStatus.PASSED and result.coverage is not None
     assert result.coverage["executed_lines"] == [1, 4, 5, 6, 11, 12, 13, 14, 15, 16]
     assert result.coverage["missing_lines"] == [8] and result.coverage["executed_branches"] == [[5, 6]]
+
+
+COVERAGE_PACKAGE_UNSEEN = (
+    "import sys\n\n\ndef loaded():\n"
+    "    return sorted(n for n in sys.modules if n == 'coverage' or n.startswith('coverage.'))\n"
+)
+COVERAGE_PACKAGE_TESTS = "from solution import loaded\n\ndef test_none():\n    assert loaded() == []\n"
+
+
+# fills /tmp at import, in every pass: the zygote makes a lazy tracer before it wipes the pass before
+FILL_TMP = (
+    "def _fill():\n    for number in range(64):\n        try:\n"
+    "            with open(f'/tmp/fill{number}', 'wb') as handle:\n"
+    "                handle.write(bytes(8 * 1024 * 1024))\n        except OSError:\n            return\n\n\n"
+    "_fill()\n"
+)
+
+
+@pytest.mark.parametrize("preload", [(), ("coverage",)], ids=["lazy", "preloaded"])
+def test_a_coverage_pool_never_loads_the_coverage_package_into_programs(preload: tuple[str, ...]) -> None:
+    """Only the tracer's module, from an anonymous memory file (reviewed, F20-1/F20-2: a private
+    file under /tmp failed on Docker's noexec /tmp, and a program that filled /tmp made a lazy
+    zygote fall back to the whole package for its lifetime); both passes see no package."""
+    request = ExecRequest(
+        files={"solution.py": FILL_TMP + COVERAGE_PACKAGE_UNSEEN},
+        tests={"test_hidden.py": COVERAGE_PACKAGE_TESTS},
+        measure_coverage=True,
+        coverage_budget_s=30,
+    )
+    with LocalBackend(workers=1, preload=preload) as backend:
+        results = [backend.execute(request) for _ in range(2)]
+    for result in results:
+        assert result.status is ExecStatus.PASSED, result.tests
+        assert result.coverage is not None and result.coverage["complete"], result.coverage
 
 
 def test_a_program_can_use_coverage_py_itself_in_a_coverage_pass(local_backend: LocalBackend) -> None:
@@ -470,8 +518,12 @@ def test_no_coverage_pass_for_a_program_that_failed_a_measured_test() -> None:
         "def f(xs):\n    if xs:\n        return (\n            len(xs)\n            + 1\n        )\n    return 0\n",
         "def f(xs):\n    if len(xs) > 2:\n        d = {\n            'a': xs[0],\n            'b': xs[1],\n"
         "        }\n        return d\n    return None\n",
+        # a branch that leaves a `with` block: traced through the `with` line again since 3.10
+        # (review round falseflag 20, F20-3: never counted as taken)
+        "import threading\n\nLOCK = threading.Lock()\n\n\ndef f(xs):\n    total = 0\n    with LOCK:\n"
+        "        for x in xs:\n            if x > 1:\n                total += x\n    return total\n",
     ],
-    ids=["loop", "wrapped-return", "dict-display"],
+    ids=["loop", "wrapped-return", "dict-display", "with-exit"],
 )
 @pytest.mark.parametrize("recorder", ["lean", "collector"])
 def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str, recorder: str) -> None:
@@ -493,8 +545,10 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str, r
 
         solution.f([1, 2, 3])
         tracer.stop()
-        statements, possible, multiline = coverage_probe.analyse(source, str(tmp_path / "solution.py"))
-        ours = coverage_probe.report(tracer.raw_arcs(), statements, possible, multiline)
+        statements, possible, multiline, fixers = coverage_probe.analyse(
+            source, str(tmp_path / "solution.py")
+        )
+        ours = coverage_probe.report(tracer.raw_arcs(), statements, possible, multiline, fixers)
         reference = coverage.Coverage(data_file=None, branch=True, config_file=False)
         del sys.modules["solution"]
         reference.start()

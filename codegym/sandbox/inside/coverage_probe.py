@@ -7,6 +7,8 @@ the README's list of what the program can still influence).
 """
 
 import importlib
+import importlib.machinery
+import importlib.util
 import os
 import sys
 import types
@@ -30,6 +32,7 @@ class Tracer:
         self._bits = None  # the C tracer's packing width, learnt in warm_import
         self._lines_left = self._arcs_left = None  # set_target: what must still run for a full figure
         self._multiline = {}
+        self._fixers = {}
         self._seen = frozenset()
 
     def warm_import(self, scratch_dir, solution_path):
@@ -83,7 +86,7 @@ class Tracer:
             if self.recorder.data is not None:
                 self.recorder.data.pop(self.path, None)
         self._lines_left = self._arcs_left = None
-        self._multiline, self._seen = {}, frozenset()
+        self._multiline, self._fixers, self._seen = {}, {}, frozenset()
 
     def start(self):
         self.recorder.start()
@@ -95,7 +98,7 @@ class Tracer:
         self._running = False
         self.recorder.stop()
 
-    def set_target(self, statements, possible, multiline=()):
+    def set_target(self, statements, possible, multiline=(), fixers=()):
         """The statements and branch arcs of the solution (`analyse`, done by the harness). Once all
         of them have run the figure is final, 100% of both: `finish_if_complete` then stops the
         tracer, so a test that loops long after that runs at full speed (HumanEval/75's triple loop
@@ -103,6 +106,11 @@ class Tracer:
         if self._bits is None or self.recorder.data is None:
             return  # the raw data cannot be read as it grows: trace to the end, as before
         self._multiline = {pair[0]: pair[1] for pair in multiline if len(pair) == 2}
+        self._fixers = {
+            tuple(pair[0]): (tuple(pair[1]) if pair[1] is not None else None)
+            for pair in fixers
+            if len(pair) == 2 and len(pair[0]) == 2 and (pair[1] is None or len(pair[1]) == 2)
+        }
         self._lines_left = {line for line in statements if type(line) is int}
         self._arcs_left = {tuple(arc) for arc in possible if len(arc) == 2}
 
@@ -118,7 +126,9 @@ class Tracer:
             new = raw - self._seen
             self._seen = self._seen | new
             for raw_arc in _decode(new, self._bits):
-                arc = statement_arc(raw_arc, self._multiline)
+                arc = statement_arc(raw_arc, self._multiline, self._fixers)
+                if arc is None:
+                    continue
                 self._arcs_left.discard(arc)
                 self._lines_left.discard(arc[0])
                 self._lines_left.discard(arc[1])
@@ -186,8 +196,10 @@ class _LeanRecorder:
         tracer.trace_arcs = True
         tracer.should_trace = self.should_trace
         tracer.should_trace_cache = self.should_trace_cache
-        tracer.file_tracers = {}
-        tracer.lock_data = tracer.unlock_data = tracer.warn = _ignore
+        tracer.warn = _ignore
+        # members that not every coverage.py version's tracer has (its collector sets them so too);
+        # the hooks for plugins, contexts and concurrency are unused for one file
+        optional = {"file_tracers": {}, "lock_data": _ignore, "unlock_data": _ignore}
         for name in (
             "check_include",
             "concur_id_func",
@@ -195,7 +207,10 @@ class _LeanRecorder:
             "switch_context",
             "disable_plugin",
         ):
-            setattr(tracer, name, None)
+            optional[name] = None
+        for name, value in optional.items():
+            if hasattr(tracer, name):
+                setattr(tracer, name, value)
         return tracer
 
     def _thread_started(self, frame, event, arg):
@@ -318,12 +333,11 @@ def preload():
 def _tracer_module():
     """coverage.py's compiled tracer module, loaded without the coverage package, from a private
     copy of its file: the module sets its types up once per loaded library, so a second load of the
-    same file (coverage.py's own import, by a program that uses coverage.py) would find none."""
+    same file (coverage.py's own import, by a program that uses coverage.py) would find none. The
+    copy is an anonymous memory file (no directory a program could fill or a noexec mount refuse:
+    Docker's /tmp is one), else a file in a fresh private directory under /tmp."""
     if _tracer_modules:
         return _tracer_modules[0]
-    import importlib.machinery
-    import importlib.util
-
     spec = importlib.util.find_spec("coverage")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError("coverage.py is not installed")
@@ -332,23 +346,48 @@ def _tracer_module():
     names = [n for n in os.listdir(directory) if n.startswith("tracer.") and n.endswith(suffixes)]
     if not names:
         raise ImportError("coverage.py has no compiled tracer here")
+    with open(os.path.join(directory, names[0]), "rb") as source:
+        data = source.read()
+    try:
+        module = _load_from_memory(data)
+    except (OSError, ImportError, AttributeError):
+        module = _load_from_private_file(data, names[0])
+    _tracer_modules.append(module)
+    return module
+
+
+def _load_extension(path):
+    loader = importlib.machinery.ExtensionFileLoader(_TRACER_NAME, path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(_TRACER_NAME, loader))
+    loader.exec_module(module)
+    return module
+
+
+def _load_from_memory(data):
+    fd = os.memfd_create("codegym-coverage-tracer", os.MFD_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        return _load_extension(f"/proc/self/fd/{fd}")
+    finally:  # the loaded library stays mapped
+        os.close(fd)
+
+
+def _load_from_private_file(data, name):
     private = os.path.join("/tmp", "codegym-tracer-" + os.urandom(8).hex())
     os.mkdir(private, 0o700)
-    copy = os.path.join(private, names[0])
+    copy = os.path.join(private, name)
     try:
-        with open(os.path.join(directory, names[0]), "rb") as source, open(copy, "xb") as target:
-            target.write(source.read())
-        loader = importlib.machinery.ExtensionFileLoader(_TRACER_NAME, copy)
-        module = importlib.util.module_from_spec(importlib.util.spec_from_loader(_TRACER_NAME, loader))
-        loader.exec_module(module)
-    finally:  # the loaded library stays mapped
+        with open(copy, "xb") as target:
+            target.write(data)
+        return _load_extension(copy)
+    finally:
         try:
             os.unlink(copy)
         except OSError:
             pass
         os.rmdir(private)
-    _tracer_modules.append(module)
-    return module
 
 
 def _decode(raw, bits):
@@ -410,9 +449,12 @@ def _decide_loaded_files(cache, should_trace):
 
 def analyse(source, path):
     """Statements and possible branch arcs of the solution, by coverage.py's own parser (harness side),
-    and its multi-line map: {line: the first line of its statement} for every line inside a statement
+    its multi-line map: {line: the first line of its statement} for every line inside a statement
     that spans several (the tracer reports the line a bytecode is on, the parser a statement's first;
-    a branch into a wrapped `return (...)` would otherwise never count as taken)."""
+    a branch into a wrapped `return (...)` would otherwise never count as taken), and its fixes of the
+    jumps that leave a `with` block ({traced arc: the arc it stands for, or None}: since 3.10 the
+    tracer sees a block's exit pass through the `with` line again; coverage.py's report rewrites those
+    arcs, and without it a branch out of a `with` block never counted as taken)."""
     from coverage.parser import PythonParser
 
     parser = PythonParser(text=source, filename=path)
@@ -423,11 +465,18 @@ def analyse(source, path):
         first = parser.first_line(line)
         if first != line:
             multiline[line] = first
-    return set(parser.statements), {arc for arc in parser.arcs() if arc[0] in branch_lines}, multiline
+    fixers = dict(getattr(parser, "_with_jump_fixers", None) or {})
+    possible = {arc for arc in parser.arcs() if arc[0] in branch_lines}
+    return set(parser.statements), possible, multiline, fixers
 
 
-def statement_arc(arc, multiline):
-    """An arc of raw line numbers as the parser numbers it (exits are negative)."""
+def statement_arc(arc, multiline, fixers=None):
+    """An arc of raw line numbers as the parser numbers it (exits are negative), or None for a traced
+    arc that stands for nothing (the `with` line's own jump out, see `analyse`)."""
+    if fixers:
+        arc = fixers.get(tuple(arc), tuple(arc))
+        if arc is None:
+            return None
     return tuple(-multiline.get(-end, -end) if end < 0 else multiline.get(end, end) for end in arc)
 
 
@@ -437,11 +486,13 @@ def warm_parser():
     analyse(sample, "/nonexistent/warm.py")
 
 
-def report(executed_arcs, statements, possible, multiline=None):
+def report(executed_arcs, statements, possible, multiline=None, fixers=None):
     executed = set()
     for arc in executed_arcs:
         if isinstance(arc, (tuple, list)) and len(arc) == 2 and all(type(x) is int for x in arc):
-            executed.add(statement_arc(arc, multiline or {}))
+            translated = statement_arc(arc, multiline or {}, fixers)
+            if translated is not None:
+                executed.add(translated)
     executed_lines = {line for arc in executed for line in arc if line > 0} & statements
     return {
         "executed_lines": sorted(executed_lines),

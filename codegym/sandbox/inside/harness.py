@@ -487,7 +487,7 @@ class Harness:
         try:  # before the budget's clock starts, as it was when the analysis came after the pass
             source = self.request["files"][self.request["solution_path"]]
             path = os.path.join(self.layout["scratch"], self.request["solution_path"])
-            statements, possible, multiline = coverage_probe.analyse(source, path)
+            statements, possible, multiline, fixers = coverage_probe.analyse(source, path)
         except BaseException:
             statements = None
         deadline = time.monotonic() + budget
@@ -495,7 +495,8 @@ class Harness:
             try:
                 # the program stops its tracer once all of these have run: the figure is final then
                 connection.deadline = deadline
-                connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()))
+                fixes = sorted(fixers.items(), key=repr)
+                connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()), fixes)
             except BaseException:
                 statements = None
         complete = statements is not None and self._measured_pass(tests, deadline)
@@ -505,7 +506,7 @@ class Harness:
             try:
                 arcs = connection.ask(b"O")
                 data = coverage_probe.report(
-                    arcs if isinstance(arcs, list) else [], statements, possible, multiline
+                    arcs if isinstance(arcs, list) else [], statements, possible, multiline, fixers
                 )
             except BaseException:
                 data = None

@@ -386,9 +386,9 @@ class ProgramServer:
         self.coverage.stop()
         return self.coverage.raw_arcs()
 
-    def op_coverage_target(self, statements, possible, multiline):
+    def op_coverage_target(self, statements, possible, multiline, fixers=()):
         if self.coverage is not None:
-            self.coverage.set_target(statements, possible, multiline)
+            self.coverage.set_target(statements, possible, multiline, fixers)
 
     # -- callbacks -------------------------------------------------------------------------
     def _await_answer(self):
@@ -557,7 +557,10 @@ class ProgramServer:
             _safe_text(lambda k: str(k.__qualname__), kind, 200),
         )
         if hasattr(kind, "__next__"):
-            return ("iterator", module, qualname, (), self._chain(kind))
+            # an __iter__ of the program's own (one that resets the iteration, say) must run on
+            # iter(); the harness skips the request only for the usual `return self`
+            custom = _has_own_iter(kind)
+            return ("iterator", module, qualname, ("__iter__",) if custom else (), self._chain(kind))
         label = "callable" if callable(obj) else "object"
         return (label, module, qualname, self._methods(kind), self._chain(kind))
 
@@ -796,6 +799,18 @@ def _chained(exc, name):
 
 
 _FLAT = {list: list.copy, dict: dict.copy, set: set.copy, bytearray: bytes}
+
+
+def _has_own_iter(kind):
+    """Whether `kind`'s __iter__ is Python code (any code at all may run there); True when unsure."""
+    try:
+        for klass in type.__dict__["__mro__"].__get__(kind):
+            namespace = type.__dict__["__dict__"].__get__(klass)
+            if "__iter__" in namespace:
+                return type(namespace["__iter__"]) is not types.WrapperDescriptorType
+    except Exception:
+        return True
+    return False
 
 
 def _flat_snapshot(args, kwargs):

@@ -1137,12 +1137,16 @@ class Remote:
 
     def __iter__(self):
         target = self._target()
-        if target._kind == "iterator":
-            return target
+        if target._kind == "iterator" and "__iter__" not in target._methods:
+            return target  # its __iter__ is the usual `return self`: no need to ask
         iterator = target._conn.ask(b"T", target)
         if not isinstance(iterator, Remote):
             raise TypeError(f"iter() on the program's {self._label} gave {short_repr(iterator)}")
         object.__setattr__(iterator, "_kind", "iterator")
+        # the program's own __iter__ ran (it may have restarted the iteration): what was read before
+        # is the old iteration's (items are read one by one for the first wire.EXACT_ITEMS, so this
+        # drops nothing unread but an earlier end, or a later batch's unread items)
+        object.__setattr__(iterator, "_buffer", None)
         return iterator
 
     def __next__(self):
