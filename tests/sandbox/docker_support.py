@@ -49,3 +49,11 @@ def sandbox_image() -> str:
 
 
 ADD_TESTS = "from solution import add\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+
+
+# a program that names every coverage.py module it can see (a coverage pool must show none)
+COVERAGE_PACKAGE_UNSEEN = (
+    "import sys\n\n\ndef loaded():\n"
+    "    return sorted(n for n in sys.modules if n == 'coverage' or n.startswith('coverage.'))\n"
+)
+COVERAGE_PACKAGE_TESTS = "from solution import loaded\n\ndef test_none():\n    assert loaded() == []\n"

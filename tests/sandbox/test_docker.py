@@ -20,7 +20,13 @@ from codegym.sandbox.placement import usable_cpus
 from codegym.sandbox.requests import request_for_task
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from codegym.tasks.cases import Case, CaseSuite
-from tests.sandbox.docker_support import ADD_TESTS, docker_engine, sandbox_image
+from tests.sandbox.docker_support import (
+    ADD_TESTS,
+    COVERAGE_PACKAGE_TESTS,
+    COVERAGE_PACKAGE_UNSEEN,
+    docker_engine,
+    sandbox_image,
+)
 
 pytestmark = pytest.mark.docker
 
@@ -268,8 +274,6 @@ def test_a_coverage_pool_never_loads_the_coverage_package_into_programs(
 ) -> None:
     """Docker's /tmp is mounted noexec: the tracer's module loads from an anonymous memory file
     (falling back to the whole coverage package would double every container zygote's heap)."""
-    from tests.sandbox.test_local import COVERAGE_PACKAGE_TESTS, COVERAGE_PACKAGE_UNSEEN
-
     result = docker_backend.execute(
         ExecRequest(
             files={"solution.py": COVERAGE_PACKAGE_UNSEEN},

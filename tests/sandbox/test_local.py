@@ -17,6 +17,7 @@ from codegym.sandbox.local import COVERAGE_PRELOAD, INSIDE_DIR, LocalBackend, pr
 from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from tests.conftest import REPO_ROOT
+from tests.sandbox.docker_support import COVERAGE_PACKAGE_TESTS, COVERAGE_PACKAGE_UNSEEN
 
 ADD = "def add(a, b):\n    return a + b\n"
 ADD_TESTS = (
@@ -436,13 +437,6 @@ def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) 
     assert result.status is ExecStatus.PASSED and result.coverage is not None
     assert result.coverage["executed_lines"] == [1, 4, 5, 6, 11, 12, 13, 14, 15, 16]
     assert result.coverage["missing_lines"] == [8] and result.coverage["executed_branches"] == [[5, 6]]
-
-
-COVERAGE_PACKAGE_UNSEEN = (
-    "import sys\n\n\ndef loaded():\n"
-    "    return sorted(n for n in sys.modules if n == 'coverage' or n.startswith('coverage.'))\n"
-)
-COVERAGE_PACKAGE_TESTS = "from solution import loaded\n\ndef test_none():\n    assert loaded() == []\n"
 
 
 # fills /tmp at import, in every pass: the zygote makes a lazy tracer before it wipes the pass before
