@@ -307,7 +307,7 @@ class Zygote:
                     tracer.warm_serving()
                 self.dirty = True
             self.coverage_probes[key] = tracer
-            skip_threading_fork_reset()  # coverage.py loads threading
+            skip_threading_fork_reset()  # the tracer loads threading
             gc.freeze()  # the tracer's objects too: a collection in a program process would touch them
         return self.coverage_probes[key]
 
@@ -430,7 +430,7 @@ def _no_reset():
 def skip_threading_fork_reset():
     """threading's at-fork hook rebuilds the module's bookkeeping in every forked child: ~140
     copy-on-write faults, a quarter of a program process's start, wherever threading is loaded
-    (coverage.py loads it). For a child of this single-threaded zygote, which holds none of
+    (the coverage tracer loads it). For a child of this single-threaded zygote, which holds none of
     threading's locks while it forks, the rebuilt state equals the inherited one but for the main
     thread's native id, which restore_threading_fork_reset sets; that function also puts the hook
     back in each child, so that forks made by a program reset as usual."""
