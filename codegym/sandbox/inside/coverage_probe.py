@@ -197,17 +197,9 @@ class _LeanRecorder:
         tracer.should_trace = self.should_trace
         tracer.should_trace_cache = self.should_trace_cache
         tracer.warn = _ignore
-        # members that not every coverage.py version's tracer has (its collector sets them so too);
-        # the hooks for plugins, contexts and concurrency are unused for one file
+        # members that not every coverage.py version's tracer has (its collector sets them so too)
         optional = {"file_tracers": {}, "lock_data": _ignore, "unlock_data": _ignore}
-        for name in (
-            "check_include",
-            "concur_id_func",
-            "should_start_context",
-            "switch_context",
-            "disable_plugin",
-        ):
-            optional[name] = None
+        optional.update(dict.fromkeys(_UNUSED_HOOKS))
         for name, value in optional.items():
             if hasattr(tracer, name):
                 setattr(tracer, name, value)
@@ -269,12 +261,9 @@ class _CoverageRecorder:
             sys.settrace(None)
         if not (callable(getattr(tracer, "start", None)) and callable(getattr(tracer, "stop", None))):
             return None
-        cache, should_trace = (
-            getattr(collector, "should_trace_cache", None),
-            getattr(collector, "should_trace", None),
-        )
-        if isinstance(cache, dict) and should_trace is not None:
-            _decide_loaded_files(cache, should_trace)
+        cache = getattr(collector, "should_trace_cache", None)
+        if isinstance(cache, dict) and getattr(collector, "should_trace", None) is not None:
+            _decide_loaded_files(cache, collector.should_trace)
         return collector, tracer
 
     def start(self):

@@ -495,7 +495,7 @@ class Harness:
             try:
                 # the program stops its tracer once all of these have run: the figure is final then
                 connection.deadline = deadline
-                fixes = sorted(fixers.items(), key=repr)
+                fixes = list(fixers.items())
                 connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()), fixes)
             except BaseException:
                 statements = None
