@@ -33,9 +33,10 @@ sockets and files, but it has no business doing any of the following, which the 
   (SIG_IGN or SA_NOCLDWAIT make the kernel reap exited children at once, so their CPU time reaches
   no wait4 and no measurement) returns 0 without doing anything: a program's children stay waitable
   and their CPU time is counted. Querying the action is allowed. This rule is a second filter,
-  installed in each program process once the zygote has left SIGCHLD caught by CPython's own C
-  handler there (`prepare_sigchld_filter`): Python's `signal.signal(SIGCHLD, ...)` then changes only
-  CPython's table, so a program's handler still runs and `signal(SIGCHLD, SIG_IGN)` still returns.
+  installed on the zygote once it has made SIGCHLD caught by CPython's own C handler
+  (`prepare_sigchld_filter`), and inherited by every program process: Python's
+  `signal.signal(SIGCHLD, ...)` then changes only CPython's table, so a program's handler still runs
+  and `signal(SIGCHLD, SIG_IGN)` still returns.
 
 Everything else is allowed. This is one layer, not the sandbox: it does not restrict files,
 network, signals, memory or CPU. Separate uids, rlimits, namespaces (and Docker's own seccomp

@@ -54,13 +54,13 @@ class Zygote:
         self.environment_home = None
         self.decode = zygote_wire.RequestDecoder()
         self.no_new_privs = False
-        self.install_sigchld_filter = None  # seccomp's second filter, for each program process
+        self.sigchld_frozen = False  # seccomp's second filter is on the zygote (install_filters)
         self.wakeup_r, self.wakeup_w = os.pipe()
         os.set_blocking(self.wakeup_w, False)
 
     # -- main loop -------------------------------------------------------------------------
     def serve(self):
-        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGCHLD, _child_exited)  # CPython's table (the kernel's action is frozen)
         signal.set_wakeup_fd(self.wakeup_w, warn_on_full_buffer=False)
         while True:
             ready, _, _ = select.select([self.channel, self.wakeup_r], [], [])
@@ -131,7 +131,17 @@ class Zygote:
                 return True
             if now > deadline:
                 return False
-            time.sleep(0.0002)
+            self._wait_for_child(min(next_round, deadline) - now)
+
+    def _wait_for_child(self, timeout):
+        """Sleep until a child exits (SIGCHLD writes to the wakeup pipe) or `timeout` passes: a
+        killed process takes its exit's time, and polling overslept it by a sleep each round."""
+        ready, _, _ = select.select([self.wakeup_r], [], [], max(0.0, timeout))
+        if ready:
+            try:
+                os.read(self.wakeup_r, 4096)
+            except BlockingIOError:
+                pass
 
     def _signal_all(self):
         if self.program_uid is None:
@@ -312,6 +322,29 @@ class Zygote:
         return self.coverage_probes[key]
 
 
+def install_filters(zygote):
+    """The seccomp filters, on the zygote itself, once: every program process inherits them (the
+    zygote needs none of what they refuse). Before the second one freezes SIGCHLD's action, it
+    becomes CPython's own C handler with SA_RESTART (as under SIG_DFL, no blocking call, in C code
+    too, is cut by a child's exit): the zygote's wakeup pipe needs that handler, and a program
+    process, whose CPython table says SIG_DFL, keeps it (see become_program). Installing the second
+    filter here instead of in each program process spares each its ctypes call (~50 copy-on-write
+    faults)."""
+    import seccomp
+
+    install_program_filter = seccomp.prepare_program_filter()
+    if install_program_filter is None:
+        return
+    osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
+    install_program_filter()
+    zygote.no_new_privs = True
+    install_sigchld_filter = seccomp.prepare_sigchld_filter()
+    signal.signal(signal.SIGCHLD, _child_exited)
+    signal.siginterrupt(signal.SIGCHLD, False)
+    install_sigchld_filter()
+    zygote.sigchld_frozen = True
+
+
 def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=None, template=None):
     """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
     restore_threading_fork_reset()
@@ -340,21 +373,14 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     osutil.close_fds_except(set(range(len(wanted))))
     # the other dispositions a program starts with were set on the zygote itself (set_program_defaults)
     signal.set_wakeup_fd(-1)
-    if zygote.install_sigchld_filter is not None:
-        # SIGCHLD is caught by CPython's own C handler and the filter keeps it so: a handler the
-        # program sets through `signal.signal` only changes CPython's table and runs; SIG_IGN or
-        # SA_NOCLDWAIT, which would have the kernel reap the program's children unmeasured, never
-        # reach the kernel
-        signal.signal(signal.SIGCHLD, _child_exited)
-        # with SA_RESTART, as under SIG_DFL no blocking call (in C code too) is cut by a child's exit
-        signal.siginterrupt(signal.SIGCHLD, False)
-        zygote.install_sigchld_filter()
-        # CPython's table says SIG_DFL, as in any fresh interpreter (the filter keeps the C handler);
-        # CPython reports each caught SIGCHLD then as a race, a report dropped here
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    # CPython's table says SIG_DFL, as in any fresh interpreter. Under the zygote's second filter
+    # (install_filters) the kernel keeps CPython's C handler, with SA_RESTART: a handler the program
+    # sets only changes CPython's table and runs; SIG_IGN or SA_NOCLDWAIT, which would have the
+    # kernel reap the program's children unmeasured, never reach the kernel. CPython reports each
+    # caught SIGCHLD then as a race, a report dropped here.
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    if zygote.sigchld_frozen:
         sys.unraisablehook = _quiet_sigchld_race
-    else:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
     baseline = int(osutil.read_proc_file("/proc/self/statm").split()[0]) * resource.getpagesize()
     cpu = int(float(limits["timeout_s"])) + 1
@@ -403,8 +429,8 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
 
 
 def _child_exited(signum, frame):
-    """Installed for a moment in a program process so that CPython's C handler catches SIGCHLD when
-    the filter freezes the action; CPython's table says SIG_DFL right after (see become_program)."""
+    """The zygote's SIGCHLD handler: CPython's C handler catches the signal and writes to the
+    wakeup pipe, which is what the zygote waits on."""
 
 
 _SIGCHLD_RACE = f"Signal {int(signal.SIGCHLD)} ignored due to race condition"
@@ -501,17 +527,8 @@ def start(config, preload):
             import program  # imported here, so program processes never pay for it
 
             program.rehearse()
-            import seccomp
-
             zygote = Zygote(config, theirs)
-            install_filter = seccomp.prepare_program_filter()
-            if install_filter is not None:
-                # on the zygote itself, once: every program process inherits it (the zygote needs none
-                # of what it refuses)
-                osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
-                install_filter()
-                zygote.no_new_privs = True
-                zygote.install_sigchld_filter = seccomp.prepare_sigchld_filter()
+            install_filters(zygote)
             set_program_defaults()
             skip_threading_fork_reset()
             # objects that exist now are never collected: a collection in a program process would
