@@ -63,16 +63,22 @@ class Session:
         self.return_types = {}
         self.flags = set()
         self.remote_module = None
+        self.repo_modules = {}  # module name -> whether it is the task repository's (is_repo_module)
 
     # -- trusted names -----------------------------------------------------------------------
     def is_repo_module(self, name):
         if not isinstance(name, str) or self.repo_dir is None or name == self.module_name:
             return False
-        module = sys.modules.get(name)
-        if module is None:
-            module = self._import_repo_module(name)
-        path = getattr(module, "__file__", None)
-        return isinstance(path, str) and os.path.realpath(path).startswith(self.repo_dir)
+        known = self.repo_modules.get(name)
+        if known is None:
+            module = sys.modules.get(name)
+            if module is None:
+                module = self._import_repo_module(name)
+            path = getattr(module, "__file__", None)
+            known = isinstance(path, str) and os.path.realpath(path).startswith(self.repo_dir)
+            # one answer per name and run (each resolves the path, an lstat per component)
+            self.repo_modules[name] = known
+        return known
 
     def _import_repo_module(self, name):
         """Import a module of the task's repository (trusted code) that the tests have not imported yet,

@@ -29,16 +29,19 @@ class RequestEncoder:
         self.max_stored = max_stored
 
     def __call__(self, message):
-        text = json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
-        number = self.numbers.get(text)
+        # looked up by repr (C code, no sorting): a message built in another key order only costs
+        # a second number
+        key = repr(message)
+        number = self.numbers.get(key)
         if number is not None:
-            self.numbers.move_to_end(text)
+            self.numbers.move_to_end(key)
             return REPEAT + _NUMBER.pack(number)
         if len(self.numbers) < self.max_stored:
             number = len(self.numbers)
         else:  # the least recently sent gives up its number
             _, number = self.numbers.popitem(last=False)
-        self.numbers[text] = number
+        self.numbers[key] = number
+        text = json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
         return STORE + _NUMBER.pack(number) + text
 
 
