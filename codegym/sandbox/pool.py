@@ -207,6 +207,8 @@ class WorkerPool:
         self.restarts = 0
         self.executions = 0
         self._compiler = HostTestCompiler(tests_dir) if tests_dir else None
+        self._dispatch: ThreadPoolExecutor | None = None  # execute_many's threads (see _dispatcher)
+        self._dispatch_prefix = f"codegym-pool-{id(self):x}"
 
     def start(self) -> None:
         """Start every worker now and wait for all of them (otherwise they start on first use);
@@ -378,10 +380,28 @@ class WorkerPool:
             if on_result is not None:
                 on_result(index, result)
 
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-sandbox") as pool:
-            for future in [pool.submit(run, i) for i in range(len(items))]:
+        nested = threading.current_thread().name.startswith(self._dispatch_prefix)
+        if (concurrency < self.size and len(items) > concurrency) or nested:
+            with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-sandbox") as pool:
+                for future in [pool.submit(run, i) for i in range(len(items))]:
+                    future.result()
+        else:
+            dispatcher = self._dispatcher()
+            for future in [dispatcher.submit(run, i) for i in range(len(items))]:
                 future.result()
         return [r for r in results if r is not None]
+
+    def _dispatcher(self) -> ThreadPoolExecutor:
+        """One thread per worker, shared by every execute_many call: as many threads as workers, so
+        no thread waits for a worker another holds. With a pool of threads per call, calls made at
+        once (the CLI keeps three chunks in flight) had their threads queue for the same workers,
+        waking each other at every result (the host's largest cost after its start)."""
+        with self._lock:
+            if self._dispatch is None:
+                self._dispatch = ThreadPoolExecutor(
+                    max_workers=self.size, thread_name_prefix=self._dispatch_prefix
+                )
+            return self._dispatch
 
     def describe(self) -> list[WorkerInfo]:
         return [WorkerInfo(slot=h.slot, pid=h.transport.pid, details=dict(h.info)) for h in self._handles]
@@ -390,6 +410,9 @@ class WorkerPool:
         with self._lock:
             self._closed = True
             handles, self._handles = self._handles, []
+            dispatch, self._dispatch = self._dispatch, None
+        if dispatch is not None:
+            dispatch.shutdown(wait=False)  # what is queued still runs, and fails on the closed pool
         # All at once: a worker's stop waits on its process or its container's removal (a round
         # trip to the engine), and one after another that wait was paid once per worker.
         stoppers = [
