@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -781,6 +782,38 @@ def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBacke
     results = local_backend.execute_many(requests, on_result=lambda index, _: seen.append(index))
     assert [r.status for r in results] == [ExecStatus.PASSED] * 6
     assert sorted(seen) == list(range(6))
+
+
+def test_batches_sent_at_once_share_one_thread_per_worker() -> None:
+    """Three batches at once (the CLI keeps three chunks in flight) run on the pool's own threads,
+    one per worker, each batch's results in its input order; a batch sent from one of those threads
+    (here from a result callback) runs on threads of its own instead of waiting for them."""
+    tests = "from solution import value\n\ndef test_value():\n    assert value() % 2 == 0\n"
+
+    def request(i: int) -> ExecRequest:
+        return ExecRequest(
+            files={"solution.py": f"def value():\n    return {i}\n"}, tests={"test_hidden.py": tests}
+        )
+
+    threads: set[str] = set()
+    nested: list[ExecResult] = []
+    with LocalBackend(workers=2) as backend:
+
+        def note(index: int, _result: ExecResult) -> None:
+            threads.add(threading.current_thread().name)
+            if index == 0 and not nested:
+                nested.extend(backend.execute_many([request(98)]))
+
+        def batch(offset: int) -> list[ExecResult]:
+            return backend.execute_many([request(offset + i) for i in range(8)], on_result=note)
+
+        with ThreadPoolExecutor(max_workers=3) as callers:
+            batches = list(callers.map(batch, (0, 101, 200)))
+    for offset, results in zip((0, 101, 200), batches, strict=True):
+        expected = [ExecStatus.PASSED if (offset + i) % 2 == 0 else ExecStatus.FAILED for i in range(8)]
+        assert [r.status for r in results] == expected
+    assert len(threads) <= 2 and all(name.startswith("codegym-pool-") for name in threads), threads
+    assert [r.status for r in nested] == [ExecStatus.PASSED]
 
 
 def test_a_worker_lost_mid_batch_costs_only_the_run_it_was_doing() -> None:
