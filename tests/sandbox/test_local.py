@@ -797,11 +797,12 @@ def test_batches_sent_at_once_share_one_thread_per_worker() -> None:
 
     threads: set[str] = set()
     nested: list[ExecResult] = []
+    first = threading.Lock()  # taken once, never given back: one nested batch, whoever comes first
     with LocalBackend(workers=2) as backend:
 
         def note(index: int, _result: ExecResult) -> None:
             threads.add(threading.current_thread().name)
-            if index == 0 and not nested:
+            if index == 0 and first.acquire(blocking=False):
                 nested.extend(backend.execute_many([request(98)]))
 
         def batch(offset: int) -> list[ExecResult]:
