@@ -60,15 +60,14 @@ class Zygote:
 
     # -- main loop -------------------------------------------------------------------------
     def serve(self):
-        signal.signal(signal.SIGCHLD, _child_exited)  # CPython's table (the kernel's action is frozen)
+        # under the second seccomp filter only CPython's table changes here (install_filters set the
+        # kernel's action); without it, this installs CPython's C handler
+        signal.signal(signal.SIGCHLD, _child_exited)
         signal.set_wakeup_fd(self.wakeup_w, warn_on_full_buffer=False)
         while True:
             ready, _, _ = select.select([self.channel, self.wakeup_r], [], [])
             if self.wakeup_r in ready:
-                try:
-                    os.read(self.wakeup_r, 4096)
-                except BlockingIOError:
-                    pass
+                self._drain_wakeup()
                 self._reap()
             if self.channel not in ready:
                 continue
@@ -138,10 +137,11 @@ class Zygote:
         killed process takes its exit's time, and polling overslept it by a sleep each round."""
         ready, _, _ = select.select([self.wakeup_r], [], [], max(0.0, timeout))
         if ready:
-            try:
-                os.read(self.wakeup_r, 4096)
-            except BlockingIOError:
-                pass
+            self._drain_wakeup()
+
+    def _drain_wakeup(self):
+        """Empty the wakeup pipe once select says it is readable (the read cannot block then)."""
+        os.read(self.wakeup_r, 4096)
 
     def _signal_all(self):
         if self.program_uid is None:
