@@ -440,6 +440,68 @@ def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) 
     assert result.coverage["missing_lines"] == [8] and result.coverage["executed_branches"] == [[5, 6]]
 
 
+# Counts its own imports in this process (in builtins: it outlives a module object) and writes through
+# a copy of the standard output it kept at its first import.
+IMPORTS_COUNTED = (
+    "import builtins\nimport os\n\nseen = builtins.__dict__.setdefault('imports_seen', [])\n"
+    "seen.append(os.dup(1))\nprint('imported')\n\n\ndef first_import():\n    try:\n"
+    "        os.write(seen[0], b'called\\n')\n    except OSError:\n        pass\n"
+    "    if len(seen) == 1:\n        return 'first'\n    return 'again'\n"
+)
+IMPORTS_COUNTED_TESTS = (
+    "from solution import first_import\n\ndef test_it():\n    assert first_import() in ('first', 'again')\n"
+)
+
+
+def _line_of(source: str, text: str) -> int:
+    return next(number for number, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+def test_the_coverage_pass_goes_on_in_the_verdict_pass_process(local_backend: LocalBackend) -> None:
+    """A verdict process that had no child and used little memory runs the coverage pass itself (a
+    fork, a start and an exit fewer per sample): the candidate's module runs again, in a new module
+    object, under the tracer. The result's output is the verdict pass's alone: the program's
+    streams point at /dev/null, and a copy of the old descriptor finds the pipe closed."""
+    result = run(
+        local_backend, IMPORTS_COUNTED, IMPORTS_COUNTED_TESTS, measure_coverage=True, timing_repeats=1
+    )
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    assert _line_of(IMPORTS_COUNTED, "'again'") in result.coverage["executed_lines"]
+    assert _line_of(IMPORTS_COUNTED, "'first'") in result.coverage["missing_lines"]
+    assert result.stdout == "imported\ncalled\n"
+    # the verdict pass's CPU time, read before the process went on, then the timing pass's own
+    assert len(result.timings_s) == 2 and result.timings_s[0] == result.cpu_s > 0
+
+
+CHILD_AT_IMPORT = "import os\n\nif os.fork() == 0:\n    os._exit(0)\nos.wait()\n"
+MEMORY_AT_IMPORT = "KEPT = bytearray(160 * 1024 * 1024)\n"
+THREAD_AT_IMPORT = (
+    "import threading\nimport time\n\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [CHILD_AT_IMPORT, MEMORY_AT_IMPORT, THREAD_AT_IMPORT],
+    ids=["had-a-child", "half-its-memory", "a-second-thread"],
+)
+def test_a_verdict_process_the_zygote_cannot_account_for_gets_a_fresh_coverage_process(
+    local_backend: LocalBackend, prefix: str
+) -> None:
+    """A child's CPU time is known only once it is reaped, a second thread could race the pass's
+    wipe, and a pass in place would have only the memory the verdict pass left: such a program's
+    coverage pass runs in a new process, as before."""
+    solution = prefix + IMPORTS_COUNTED
+    limits = Limits(memory_mb=256)
+    result = run(local_backend, solution, IMPORTS_COUNTED_TESTS, measure_coverage=True, limits=limits)
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    assert _line_of(solution, "'first'") in result.coverage["executed_lines"]
+    assert _line_of(solution, "'again'") in result.coverage["missing_lines"]
+    assert result.stdout == "imported\ncalled\n"
+
+
 # fills /tmp at import, in every pass: the zygote makes a lazy tracer before it wipes the pass before
 FILL_TMP = (
     "def _fill():\n    for number in range(64):\n        try:\n"

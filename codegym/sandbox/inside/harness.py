@@ -10,7 +10,8 @@ through proxies (remote.py) over a pipe pair to a program process that the zygot
 the only writer of the verdict: it streams each test's outcome to the worker, which assembles the
 result.
 
-Passes, each with a fresh program process and fresh scratch files:
+Passes, each with fresh scratch files and a fresh program process (but a coverage pass, which may go
+on in the verdict pass's process):
 * verdict — every test, the request's gated files (the reward's visible tests) only once another
   test did not pass; its outcomes are the verdict (and, when it ran exactly the measured tests, its
   CPU time is the first timing sample);
@@ -21,7 +22,12 @@ Passes, each with a fresh program process and fresh scratch files:
   no figure rather than seconds more of tracing) or at a test that does not pass (a cut pass
   contributes no figure); so only for a program that passed every measured test in the verdict
   pass. The program is told the statements and branch arcs a full figure takes and stops tracing
-  once all have run (the figure is final then), so loops after that run untraced;
+  once all have run (the figure is final then), so loops after that run untraced. It runs in the
+  verdict pass's own process when the zygote can still account for that (zygote._mark_pass: no
+  child ever, at most half the memory limit used): the candidate's module runs again there, in a
+  new module object, under the tracer, with the standard streams on /dev/null (a fork, a start and
+  an exit fewer per sample); what the program kept from its verdict pass can only bend this figure,
+  which it could bend anyway;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
@@ -167,10 +173,11 @@ class Harness:
             raise HarnessFault("the worker closed the harness channel")
         return reply, fds
 
-    def spawn(self, kind, coverage=False):
-        """A fresh program process for a pass; it becomes the session's current connection."""
+    def spawn(self, kind, coverage=False, standby=False):
+        """A fresh program process for a pass; it becomes the session's current connection. With
+        `standby`, the process holds a coverage tracer, unstarted, for a coverage pass in place."""
         self.pass_number += 1
-        reply, fds = self._ask("spawn", kind=kind, coverage=coverage)
+        reply, fds = self._ask("spawn", kind=kind, coverage=coverage, standby=standby)
         if reply.get("pid") is None or len(fds) != 2:
             for fd in fds:
                 os.close(fd)
@@ -191,6 +198,14 @@ class Harness:
             raise HarnessFault(f"no program process for the cases: {reply.get('error')}")
         return fds[0]
 
+    def mark_pass(self, next_kind, timed=False):
+        """End the pass but not its program process, which goes on with the `next_kind` pass when
+        the zygote can account for it (see zygote._mark_pass): (stats, whether it goes on)."""
+        reply, fds = self._ask("mark_pass", timed=timed, next=next_kind)
+        for fd in fds:
+            os.close(fd)
+        return reply.get("stats") or {}, reply.get("continued") is True
+
     def end_pass(self, timed=False, complete=True):
         """Close the pass's program process; the worker ends the pass and returns its accounting."""
         connection = self.session.connection
@@ -208,7 +223,7 @@ class Harness:
         if self.request.get("cases"):
             caserun.CaseRunner(self, self.request["cases"]).run(self.deadline)
             return
-        connection = self.spawn("verdict")
+        connection = self.spawn("verdict", standby=bool(self.request.get("measure_coverage")))
         try:
             exports = connection.hello()
         except BaseException as exc:
@@ -257,9 +272,14 @@ class Harness:
         if not (measure_coverage or measure_time):
             return  # the worker ends the only pass (and accounts for it) when the run ends
         verdict_is_sample = self.measured_files == self.files_run and bool(all_passed)
-        stats = self.end_pass(timed=verdict_is_sample)
+        continued = False
+        connection = self.session.connection
+        if measure_coverage and connection is not None and not connection.closed:
+            stats, continued = self.mark_pass("coverage", timed=verdict_is_sample)
+        if not continued:
+            stats = self.end_pass(timed=verdict_is_sample)
         if measure_coverage:
-            self._coverage_pass(tests)
+            self._coverage_pass(tests, continued)
         if measure_time:
             best = stats.get("cpu_s", 0.0) if verdict_is_sample else None
             self._timing_passes(tests, best or 0.0, best)
@@ -464,6 +484,22 @@ class Harness:
         self.module._codegym_bind(connection.hello())
         return connection
 
+    def _measurement_continue(self):
+        """The coverage pass in the verdict pass's program process: the tests' side made afresh (as
+        in _measurement_spawn), and the program told to start its tracer and run the candidate's
+        module again, in a new module object."""
+        previous = self.session.connection
+        _forget_run(self.baseline_modules, self.layout)
+        self.session = remote.Session(self.module_name, self.layout["repo"], self.request.get("entry_point"))
+        self.module = remote.RemoteModule(self.session, self.module_name)
+        self._install_module()
+        connection = remote.Connection(previous.channel, self.session, previous.pid)
+        previous.closed = True  # its channel is this connection's now
+        self.session.connection = connection
+        connection._send(b"A", wire.encode(None))
+        self.module._codegym_bind(connection.hello())
+        return connection
+
     def _measured_pass(self, tests, deadline):
         if tests is None:
             return self._pytest_pass(self.measured_files, report=False, deadline=deadline)
@@ -473,11 +509,14 @@ class Harness:
             return False
         return self._run_tests(tests, report=False, files=self.measured_files, deadline=deadline)
 
-    def _coverage_pass(self, tests):
+    def _coverage_pass(self, tests, in_place=False):
         import coverage_probe
 
         try:
-            connection = self._measurement_spawn("coverage", coverage=True)
+            if in_place:
+                connection = self._measurement_continue()
+            else:
+                connection = self._measurement_spawn("coverage", coverage=True)
         except remote.ProgramGone:
             self.end_pass()
             return

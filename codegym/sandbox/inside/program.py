@@ -12,7 +12,8 @@ Protocol (frames of wire.Channel: a kind byte and one encoded value):
   harness -> program: requests (b"C" call, b"M" method call, b"G" getattr, ...; see _OPS), answered
   with b"o" value, b"m" (value, mutated arguments) or b"e" exception. During a call the program may send b"c"
   (run a harness callable) or b"n" (next items of a harness iterator) and waits for b"k" (value) or
-  b"x" (exception), serving nested requests meanwhile.
+  b"x" (exception), serving nested requests meanwhile. b"A" (again) starts the coverage pass in this
+  process: answered as the first message, b"r" or b"i" (see _rearm).
 """
 
 import functools
@@ -93,8 +94,10 @@ class CallbackIterator:
 
 
 class ProgramServer:
-    def __init__(self, channel, module_name, scratch, code_fd=None, module_template=None):
+    def __init__(self, channel, module_name, scratch, code_fd=None, module_template=None, standby=None):
         self.channel = channel
+        self.standby = standby  # a coverage tracer for a coverage pass in this process (see _rearm)
+        self.code = None  # the candidate's code object, kept for that pass
         self.code_fd = code_fd  # the candidate's code, compiled by the worker (see _import_candidate)
         self.module_template = module_template  # see module_template()
         self.module_name = module_name
@@ -180,16 +183,38 @@ class ProgramServer:
             module = _new_module(name, path)
         sys.modules[name] = module
         try:
-            code = self._precompiled()
+            code = self.code or self._precompiled()
             if code is None:
                 with open(path, "rb") as handle:
                     source = handle.read()
                 code = compile(source, path, "exec", dont_inherit=True)
+            self.code = code
             exec(code, module.__dict__)
         except BaseException:
             sys.modules.pop(name, None)
             raise
         return sys.modules.get(name, module)  # a module may put something else in its place
+
+    def _rearm(self):
+        """The coverage pass, in this process (see harness._measurement_continue): the standard
+        streams to /dev/null (the verdict pass's output is complete), the verdict pass's handles
+        dropped, the tracer started and the candidate's module executed again, in a new module
+        object (made as the import system would, see _import_candidate)."""
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        for table in (self.objects, self.handle_of, self.pending_errors, self.items_read, self.methods_of):
+            table.clear()
+        self.described.clear()
+        self.coverage, self.module_template = self.standby, None
+        sys.modules.pop(self.module_name, None)
+        return self.start(self.coverage)
 
     def _precompiled(self):
         """The module's code as the worker compiled it from the same bytes, if it sent it."""
@@ -227,6 +252,10 @@ class ProgramServer:
                 return
             if kind == b"Q":
                 return
+            if kind == b"A":
+                if not self._rearm():
+                    return
+                continue
             self.handle(kind, message, memo)
             if self.coverage is not None:
                 self.coverage.finish_if_complete()

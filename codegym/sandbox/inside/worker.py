@@ -545,6 +545,19 @@ class Worker:
         if kind == "spawn":
             self._spawn(run, record, control, streams)
             return True
+        if kind == "mark_pass":
+            run.passes[-1]["timed"] = bool(record.get("timed")) if run.passes else False
+            layout = self._layout()
+            message = {
+                "op": "mark",
+                "kind": str(record.get("next", "")),
+                "memory_mb": run.request["limits"]["memory_mb"],
+                "scratch": layout["scratch"],
+                "template": layout["template"],
+            }
+            self._send_zygote(run, message)
+            run.pending = ("mark", None)
+            return True
         if kind == "end_pass":
             run.passes[-1]["timed"] = bool(record.get("timed")) if run.passes else False
             run.passes[-1]["complete"] = bool(record.get("complete", True)) if run.passes else False
@@ -582,6 +595,7 @@ class Worker:
             "op": "spawn",
             "kind": kind,
             "coverage": bool(record.get("coverage")),
+            "standby": bool(record.get("standby")),
             "limits": run.request["limits"],
             "module": os.path.splitext(run.request["solution_path"])[0].replace("/", "."),
             "solution_path": run.request["solution_path"],
@@ -667,6 +681,13 @@ class Worker:
                     osutil.send_message(control, {"pid": reply["pid"]}, list(harness_ends))
                 for fd in harness_ends:
                     os.close(fd)
+            elif pending[0] == "mark":
+                continued = isinstance(previous, dict) and previous.get("continued") is True
+                stats = run.passes[-1].get("stats") if continued and run.passes else None
+                if continued:
+                    run.passes.append({"kind": str(previous.get("next", ""))})
+                    self._close_output(run)
+                osutil.send_message(control, {"stats": stats or {}, "continued": continued})
             else:
                 stats = run.passes[-1].get("stats") if run.passes else None
                 osutil.send_message(control, {"stats": stats or {}})
@@ -674,6 +695,22 @@ class Worker:
             pass
         finally:
             control.setblocking(False)
+
+    @staticmethod
+    def _close_output(run):
+        """The verdict pass's output is complete once its process goes on with another pass: what is
+        in the pipes is kept, and nothing written later is (the program points its standard streams
+        at /dev/null for that pass; a copy of the old descriptor it kept finds the pipe closed)."""
+        for fd in run.out_pipes or ():
+            sink = run.streams.pop(fd, None)
+            if sink is None:
+                continue
+            try:
+                while data := os.read(fd, 65536):
+                    sink.add(data)
+            except BlockingIOError:
+                pass
+            os.close(fd)
 
     @staticmethod
     def _record_pass(run, stats):

@@ -10,12 +10,15 @@ SIGKILLs every process of that uid (kill(-1) under the kernel's task-list lock: 
 past it), removes every SysV IPC object and every file of that uid in /dev/shm and /tmp, empties
 the scratch directory and copies the program's files into it afresh. Then it forks the program
 process, which sets itself up (session, descriptors, oom_score_adj 1000, rlimits, environment,
-no_new_privs, its own uid, the seccomp filter) before a single line of the program runs.
+no_new_privs, its own uid, the seccomp filter) before a single line of the program runs. A pass may
+instead end with `mark` (_mark_pass): its process goes on with the next pass, the coverage pass.
 
 Accounting: the zygote is the subreaper of every program process, so every one of them — threads
 and children included — is reaped by it or by a parent that it reaps in turn, and wait4's rusage
 is exact. A pass's CPU time is that sum minus the program process's own CPU before it started
-importing the candidate (read through its process CPU clock while it waits for the go-ahead).
+importing the candidate (read through its process CPU clock while it waits for the go-ahead); a pass
+that ends with `mark` reads that clock again instead, which is exact only for a process that never
+had a child (the only kind `mark` lets go on).
 """
 
 import contextlib
@@ -80,6 +83,8 @@ class Zygote:
             try:
                 if op == "spawn":
                     reply = self._spawn(message, fds)
+                elif op == "mark":
+                    reply = {"op": "marked", "previous": self._mark_pass(message)}
                 elif op == "end":
                     reply = {"op": "ended", "previous": self._end_pass()}
                 elif op == "finish":
@@ -217,9 +222,57 @@ class Zygote:
             "signal": sig,
         }
 
+    def _mark_pass(self, message):
+        """End the current pass but not its program process, which goes on with the next pass
+        (`kind`) in place of a fresh one, when the zygote can still account for it: the process is
+        one thread that never had a child (a child's CPU time is known only once it is reaped) and
+        has used at most half its memory limit (the next pass has the rest). Its CPU time so
+        far, read through its process CPU clock, is the pass's, and the next pass counts from there.
+        The scratch directory gets the program's files afresh, as for a new process. Otherwise
+        nothing changes (`continued` false) and the caller ends the pass as usual."""
+        state = self.pass_state
+        if state is None or state["pid"] is None:
+            return {"continued": False}
+        self._reap()
+        pid = state["pid"]
+        if state["status"] is not None or state["cpu"] or not _alone(pid):
+            return {"continued": False}
+        now = osutil.process_cpu_seconds(pid)
+        memory = _memory_kb(pid)
+        own = _memory_kb(os.getpid())
+        limit_kb = float(message.get("memory_mb") or 0) * 1024
+        if now is None or memory is None or own is None or memory[0] - own[0] > limit_kb / 2:
+            return {"continued": False}
+        if message.get("scratch") and message.get("template"):
+            clean = self._wipe(message["scratch"])
+            with osutil.acting_as(self.program_uid):
+                osutil.copy_tree(message["template"], message["scratch"])
+            self.dirty = True
+        else:
+            clean = True
+        self.pass_state = {
+            "kind": message.get("kind", ""),
+            "pid": pid,
+            "status": None,
+            "cpu": 0.0,
+            "maxrss_kb": 0,
+            "snapshot": now,
+        }
+        return {
+            "continued": True,
+            "next": message.get("kind", ""),
+            "clean": clean,
+            "kind": state["kind"],
+            "cpu_s": max(0.0, now - state["snapshot"]),
+            "total_cpu_s": now,
+            "peak_memory_mb": memory[1] / 1024.0,
+            "exit_code": None,
+            "signal": None,
+        }
+
     def _spawn(self, message, fds):
         previous = self._end_pass()
-        probe = self._coverage_probe(message) if message.get("coverage") else None
+        probe = self._coverage_probe(message) if message.get("coverage") or message.get("standby") else None
         if message.get("fresh", True):
             if not self._wipe(message["scratch"]):
                 previous["clean"] = False
@@ -320,6 +373,43 @@ class Zygote:
             skip_threading_fork_reset()  # the tracer loads threading
             gc.freeze()  # the tracer's objects too: a collection in a program process would touch them
         return self.coverage_probes[key]
+
+
+def _alone(pid):
+    """Whether program process `pid` is a single thread that never had a child: none now (nor an
+    orphan of one, left to us), and none reaped by it (a reaped child's page faults count in its
+    cminflt). One thread, idle between requests, cannot race the pass's wipe either."""
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/children", "rb") as handle:
+            if handle.read().split() != [str(pid).encode()]:
+                return False
+        if os.listdir(f"/proc/{pid}/task") != [str(pid)]:
+            return False
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
+            if handle.read().strip():
+                return False
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rpartition(b")")[2].split()
+        # counted from the state (proc(5)'s field 3): cminflt, cmajflt, cutime, cstime
+        return all(int(fields[i]) == 0 for i in (8, 10, 13, 14))
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+def _memory_kb(pid):
+    """(VmSize, VmHWM) of process `pid` in kB: its address space now and its peak resident memory."""
+    found = {}
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                name, _, value = line.partition(b":")
+                if name in (b"VmSize", b"VmHWM"):
+                    found[name] = int(value.split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    if len(found) != 2:
+        return None
+    return found[b"VmSize"], found[b"VmHWM"]
 
 
 def install_filters(zygote):
@@ -423,6 +513,8 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
         code_fd=7 if code_fd is not None else None,
         module_template=template,
     )
+    if message.get("standby"):
+        server.standby, probe = probe, None
     if server.start(probe):
         server.serve()
     os._exit(0)
