@@ -1,5 +1,6 @@
 """What the docker test modules share: the engine (started with scripts/ensure_docker.sh when it is
-down) and the sandbox image (built when missing, exactly as `codegym sandbox build` does)."""
+down) and the sandbox image (built when missing, exactly as `codegym sandbox build` does); and
+programs both backends' tests run."""
 
 from __future__ import annotations
 
@@ -57,3 +58,20 @@ COVERAGE_PACKAGE_UNSEEN = (
     "    return sorted(n for n in sys.modules if n == 'coverage' or n.startswith('coverage.'))\n"
 )
 COVERAGE_PACKAGE_TESTS = "from solution import loaded\n\ndef test_none():\n    assert loaded() == []\n"
+
+
+# Counts its own imports in this process (in builtins: it outlives a module object) and writes through
+# a copy of the standard output it kept at its first import.
+IMPORTS_COUNTED = (
+    "import builtins\nimport os\n\nseen = builtins.__dict__.setdefault('imports_seen', [])\n"
+    "seen.append(os.dup(1))\nprint('imported')\n\n\ndef first_import():\n    try:\n"
+    "        os.write(seen[0], b'called\\n')\n    except OSError:\n        pass\n"
+    "    if len(seen) == 1:\n        return 'first'\n    return 'again'\n"
+)
+IMPORTS_COUNTED_TESTS = (
+    "from solution import first_import\n\ndef test_it():\n    assert first_import() in ('first', 'again')\n"
+)
+
+
+def line_of(source: str, text: str) -> int:
+    return next(number for number, line in enumerate(source.splitlines(), 1) if text in line)

@@ -24,7 +24,10 @@ from tests.sandbox.docker_support import (
     ADD_TESTS,
     COVERAGE_PACKAGE_TESTS,
     COVERAGE_PACKAGE_UNSEEN,
+    IMPORTS_COUNTED,
+    IMPORTS_COUNTED_TESTS,
     docker_engine,
+    line_of,
     sandbox_image,
 )
 
@@ -284,6 +287,23 @@ def test_a_coverage_pool_never_loads_the_coverage_package_into_programs(
     )
     assert result.status is ExecStatus.PASSED, result.tests
     assert result.coverage is not None and result.coverage["complete"], result.coverage
+
+
+def test_the_coverage_pass_goes_on_in_the_verdict_pass_process(docker_backend: DockerBackend) -> None:
+    """As on the local backend (the same zygote): the candidate's module runs again in the verdict
+    pass's process, under the tracer, and the output kept is the verdict pass's alone."""
+    result = docker_backend.execute(
+        ExecRequest(
+            files={"solution.py": IMPORTS_COUNTED},
+            tests={"test_hidden.py": IMPORTS_COUNTED_TESTS},
+            measure_coverage=True,
+            coverage_budget_s=30,
+        )
+    )
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    assert line_of(IMPORTS_COUNTED, "'again'") in result.coverage["executed_lines"]
+    assert result.stdout == "imported\ncalled\n"
 
 
 def test_results_record_the_image_digest(docker_backend: DockerBackend) -> None:

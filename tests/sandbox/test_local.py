@@ -18,7 +18,13 @@ from codegym.sandbox.local import COVERAGE_PRELOAD, INSIDE_DIR, LocalBackend, pr
 from codegym.sandbox.pool import WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from tests.conftest import REPO_ROOT
-from tests.sandbox.docker_support import COVERAGE_PACKAGE_TESTS, COVERAGE_PACKAGE_UNSEEN
+from tests.sandbox.docker_support import (
+    COVERAGE_PACKAGE_TESTS,
+    COVERAGE_PACKAGE_UNSEEN,
+    IMPORTS_COUNTED,
+    IMPORTS_COUNTED_TESTS,
+    line_of,
+)
 
 ADD = "def add(a, b):\n    return a + b\n"
 ADD_TESTS = (
@@ -440,23 +446,6 @@ def test_lines_run_in_a_program_thread_are_covered(local_backend: LocalBackend) 
     assert result.coverage["missing_lines"] == [8] and result.coverage["executed_branches"] == [[5, 6]]
 
 
-# Counts its own imports in this process (in builtins: it outlives a module object) and writes through
-# a copy of the standard output it kept at its first import.
-IMPORTS_COUNTED = (
-    "import builtins\nimport os\n\nseen = builtins.__dict__.setdefault('imports_seen', [])\n"
-    "seen.append(os.dup(1))\nprint('imported')\n\n\ndef first_import():\n    try:\n"
-    "        os.write(seen[0], b'called\\n')\n    except OSError:\n        pass\n"
-    "    if len(seen) == 1:\n        return 'first'\n    return 'again'\n"
-)
-IMPORTS_COUNTED_TESTS = (
-    "from solution import first_import\n\ndef test_it():\n    assert first_import() in ('first', 'again')\n"
-)
-
-
-def _line_of(source: str, text: str) -> int:
-    return next(number for number, line in enumerate(source.splitlines(), 1) if text in line)
-
-
 def test_the_coverage_pass_goes_on_in_the_verdict_pass_process(local_backend: LocalBackend) -> None:
     """A verdict process that had no child and used little memory runs the coverage pass itself (a
     fork, a start and an exit fewer per sample): the candidate's module runs again, in a new module
@@ -467,8 +456,8 @@ def test_the_coverage_pass_goes_on_in_the_verdict_pass_process(local_backend: Lo
     )
     assert result.status is ExecStatus.PASSED, result.tests
     assert result.coverage is not None and result.coverage["complete"], result.coverage
-    assert _line_of(IMPORTS_COUNTED, "'again'") in result.coverage["executed_lines"]
-    assert _line_of(IMPORTS_COUNTED, "'first'") in result.coverage["missing_lines"]
+    assert line_of(IMPORTS_COUNTED, "'again'") in result.coverage["executed_lines"]
+    assert line_of(IMPORTS_COUNTED, "'first'") in result.coverage["missing_lines"]
     assert result.stdout == "imported\ncalled\n"
     # the verdict pass's CPU time, read before the process went on, then the timing pass's own
     assert len(result.timings_s) == 2 and result.timings_s[0] == result.cpu_s > 0
@@ -497,8 +486,8 @@ def test_a_verdict_process_the_zygote_cannot_account_for_gets_a_fresh_coverage_p
     result = run(local_backend, solution, IMPORTS_COUNTED_TESTS, measure_coverage=True, limits=limits)
     assert result.status is ExecStatus.PASSED, result.tests
     assert result.coverage is not None and result.coverage["complete"], result.coverage
-    assert _line_of(solution, "'first'") in result.coverage["executed_lines"]
-    assert _line_of(solution, "'again'") in result.coverage["missing_lines"]
+    assert line_of(solution, "'first'") in result.coverage["executed_lines"]
+    assert line_of(solution, "'again'") in result.coverage["missing_lines"]
     assert result.stdout == "imported\ncalled\n"
 
 

@@ -94,9 +94,19 @@ class CallbackIterator:
 
 
 class ProgramServer:
-    def __init__(self, channel, module_name, scratch, code_fd=None, module_template=None, standby=None):
+    def __init__(
+        self,
+        channel,
+        module_name,
+        scratch,
+        code_fd=None,
+        module_template=None,
+        standby=None,
+        standby_template=None,
+    ):
         self.channel = channel
         self.standby = standby  # a coverage tracer for a coverage pass in this process (see _rearm)
+        self.standby_template = standby_template  # and that pass's module object
         self.code = None  # the candidate's code object, kept for that pass
         self.code_fd = code_fd  # the candidate's code, compiled by the worker (see _import_candidate)
         self.module_template = module_template  # see module_template()
@@ -212,7 +222,7 @@ class ProgramServer:
         for table in (self.objects, self.handle_of, self.pending_errors, self.items_read, self.methods_of):
             table.clear()
         self.described.clear()
-        self.coverage, self.module_template = self.standby, None
+        self.coverage, self.module_template = self.standby, self.standby_template
         sys.modules.pop(self.module_name, None)
         return self.start(self.coverage)
 

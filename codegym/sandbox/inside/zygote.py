@@ -340,14 +340,15 @@ class Zygote:
         self.environment_home = scratch
 
     def _module_template(self, message):
-        """The candidate's module object, made here once per (module, scratch) (program.module_template)."""
+        """The candidate's module objects, made here once per (module, scratch): one for the pass
+        and one for a coverage pass in the same process (program.module_template)."""
         import program
 
         key = (message["module"], message["scratch"])
         if key not in self.module_templates:
             if len(self.module_templates) >= 16:  # a worker's scratch never changes: this stays small
                 self.module_templates.clear()
-            self.module_templates[key] = program.module_template(*key)
+            self.module_templates[key] = (program.module_template(*key), program.module_template(*key))
             gc.freeze()  # never collected here; a collection in a program process need not visit it
         return self.module_templates[key]
 
@@ -376,23 +377,15 @@ class Zygote:
 
 
 def _alone(pid):
-    """Whether program process `pid` is a single thread that never had a child: none now (nor an
-    orphan of one, left to us), and none reaped by it (a reaped child's page faults count in its
-    cminflt). One thread, idle between requests, cannot race the pass's wipe either."""
+    """Whether no process or thread was made in this PID namespace (the worker's own) since program
+    process `pid`: the last pid the namespace handed out is still its own (the kernel never hands
+    out a pid in use, and only CAP_SYS_ADMIN may set that number). So the program never had a
+    child (whose CPU time would be known only once reaped, and a vfork child's page faults can be
+    none) and runs as one thread (idle between requests, it cannot race the pass's wipe)."""
     try:
-        with open(f"/proc/self/task/{os.getpid()}/children", "rb") as handle:
-            if handle.read().split() != [str(pid).encode()]:
-                return False
-        if os.listdir(f"/proc/{pid}/task") != [str(pid)]:
-            return False
-        with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
-            if handle.read().strip():
-                return False
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            fields = handle.read().rpartition(b")")[2].split()
-        # counted from the state (proc(5)'s field 3): cminflt, cmajflt, cutime, cstime
-        return all(int(fields[i]) == 0 for i in (8, 10, 13, 14))
-    except (OSError, ValueError, IndexError):
+        with open("/proc/sys/kernel/ns_last_pid", "rb") as handle:
+            return int(handle.read()) == pid
+    except (OSError, ValueError):
         return False
 
 
@@ -511,7 +504,8 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
         message["module"],
         scratch,
         code_fd=7 if code_fd is not None else None,
-        module_template=template,
+        module_template=template[0] if template else None,
+        standby_template=template[1] if template else None,
     )
     if message.get("standby"):
         server.standby, probe = probe, None
