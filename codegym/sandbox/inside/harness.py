@@ -10,8 +10,8 @@ through proxies (remote.py) over a pipe pair to a program process that the zygot
 the only writer of the verdict: it streams each test's outcome to the worker, which assembles the
 result.
 
-Passes, each with fresh scratch files and a fresh program process (but a coverage pass, which may go
-on in the verdict pass's process):
+Passes, each with a fresh program process and fresh scratch files (but a coverage pass, which may go
+on in the verdict pass's process, with its files):
 * verdict — every test, the request's gated files (the reward's visible tests) only once another
   test did not pass; its outcomes are the verdict (and, when it ran exactly the measured tests, its
   CPU time is the first timing sample);
