@@ -551,7 +551,9 @@ class Harness:
                 )
             except BaseException:
                 data = None
-        self.end_pass()
+        # the pass ends when the next one starts or the run ends (a round trip to the zygote fewer)
+        connection.close()
+        self.session.connection = None
         if data is not None:
             self.emit("coverage", complete=True, **data)
         else:
