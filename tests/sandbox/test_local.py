@@ -709,6 +709,34 @@ def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) 
         assert timings[name] >= 0.5 * timings["inline"], timings
 
 
+def test_a_coverage_run_times_a_verdict_pass_with_a_child_by_reaping_it(local_backend: LocalBackend) -> None:
+    """With coverage measured, a verdict pass may end with its process going on (its CPU time read
+    through the process CPU clock, which leaves out reaped children); one that had a child, forked or
+    spawned (vfork and exec), is timed by reaping instead: the child's work counts."""
+    tests = "from solution import work\n\ndef test_work():\n    assert work() == 1\n"
+    spin = "def spin():\n    n = 0\n    for i in range(1_000_000):\n        n += i\n"
+    spin_code = "n = 0\nfor i in range(1_000_000):\n    n += i\n"
+    programs = {
+        "inline": spin + "def work():\n    spin()\n    return 1\n",
+        "child": "import os\n"
+        + spin
+        + "def work():\n    pid = os.fork()\n    if pid == 0:\n        spin()\n        os._exit(0)\n"
+        "    os.waitpid(pid, 0)\n    return 1\n",
+        "spawned": "import os, sys\n\n"
+        f"def work():\n    pid = os.posix_spawn(sys.executable, [sys.executable, '-c', {spin_code!r}], {{}})\n"
+        "    os.waitpid(pid, 0)\n    return 1\n",
+    }
+    timings = {}
+    for name, program in programs.items():
+        result = run(
+            local_backend, program, tests, measure_coverage=True, timing_repeats=1, timing_budget_s=10
+        )
+        assert result.status is ExecStatus.PASSED, (name, result.message)
+        timings[name] = min(result.timings_s)
+    for name in ("child", "spawned"):
+        assert timings[name] >= 0.5 * timings["inline"], timings
+
+
 SIGCHLD_HANDLER = """
 import os, signal
 
