@@ -277,33 +277,31 @@ def test_a_coverage_pool_never_loads_the_coverage_package_into_programs(
 ) -> None:
     """Docker's /tmp is mounted noexec: the tracer's module loads from an anonymous memory file
     (falling back to the whole coverage package would double every container zygote's heap)."""
-    result = docker_backend.execute(
-        ExecRequest(
-            files={"solution.py": COVERAGE_PACKAGE_UNSEEN},
-            tests={"test_hidden.py": COVERAGE_PACKAGE_TESTS},
-            measure_coverage=True,
-            coverage_budget_s=30,
-        )
-    )
-    assert result.status is ExecStatus.PASSED, result.tests
-    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    _fully_covered(docker_backend, COVERAGE_PACKAGE_UNSEEN, COVERAGE_PACKAGE_TESTS)
 
 
 def test_the_coverage_pass_goes_on_in_the_verdict_pass_process(docker_backend: DockerBackend) -> None:
     """As on the local backend (the same zygote): the candidate's module runs again in the verdict
     pass's process, under the tracer, and the output kept is the verdict pass's alone."""
-    result = docker_backend.execute(
+    result = _fully_covered(docker_backend, IMPORTS_COUNTED, IMPORTS_COUNTED_TESTS)
+    assert result.coverage is not None
+    assert line_of(IMPORTS_COUNTED, "'again'") in result.coverage["executed_lines"]
+    assert result.stdout == "imported\ncalled\n"
+
+
+def _fully_covered(backend: DockerBackend, solution: str, tests: str) -> ExecResult:
+    """The result of `solution` with coverage measured, once it passed and got a complete figure."""
+    result = backend.execute(
         ExecRequest(
-            files={"solution.py": IMPORTS_COUNTED},
-            tests={"test_hidden.py": IMPORTS_COUNTED_TESTS},
+            files={"solution.py": solution},
+            tests={"test_hidden.py": tests},
             measure_coverage=True,
             coverage_budget_s=30,
         )
     )
     assert result.status is ExecStatus.PASSED, result.tests
     assert result.coverage is not None and result.coverage["complete"], result.coverage
-    assert line_of(IMPORTS_COUNTED, "'again'") in result.coverage["executed_lines"]
-    assert result.stdout == "imported\ncalled\n"
+    return result
 
 
 def test_results_record_the_image_digest(docker_backend: DockerBackend) -> None:
