@@ -24,10 +24,10 @@ on in the verdict pass's process, with its files):
   pass. The program is told the statements and branch arcs a full figure takes and stops tracing
   once all have run (the figure is final then), so loops after that run untraced. It runs in the
   verdict pass's own process when the zygote can still account for that (zygote._mark_pass: no
-  child ever, at most half the memory limit used): the candidate's module runs again there, in a
-  new module object, under the tracer, with the standard streams on /dev/null (a fork, a start and
-  an exit fewer per sample); what the program kept from its verdict pass can only bend this figure,
-  which it could bend anyway;
+  process or thread made since it started, at most half the memory limit used): the candidate's
+  module runs again there, in a new module object, under the tracer, with the standard streams on
+  /dev/null (a fork, a start and an exit fewer per sample); what the program kept from its verdict
+  pass can only bend this figure, which it could bend anyway;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
