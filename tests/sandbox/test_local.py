@@ -463,6 +463,46 @@ def test_the_coverage_pass_goes_on_in_the_verdict_pass_process(local_backend: Lo
     assert len(result.timings_s) == 2 and result.timings_s[0] == result.cpu_s > 0
 
 
+# Refuses to be imported twice in one process: `builtins` keeps a mark across module objects.
+ONCE_PER_PROCESS = (
+    "import builtins\n\nassert not hasattr(builtins, 'imported_once')\nbuiltins.imported_once = True\n\n"
+)
+# Right only at its first import in a process (its test fails when run again in place).
+FIRST_ONLY_TESTS = (
+    "from solution import first_import\n\ndef test_it():\n    assert first_import() == 'first'\n"
+)
+# Creates a file at import, failing if it exists.
+FILE_AT_IMPORT = "with open('made_at_import', 'x') as _handle:\n    _handle.write('1')\n\n"
+
+
+@pytest.mark.parametrize(
+    ("prefix", "tests"),
+    [(ONCE_PER_PROCESS, IMPORTS_COUNTED_TESTS), ("", FIRST_ONLY_TESTS)],
+    ids=["import-fails-again", "test-fails-again"],
+)
+def test_a_coverage_pass_that_stops_early_in_place_runs_again_in_a_fresh_process(
+    local_backend: LocalBackend, prefix: str, tests: str
+) -> None:
+    """A correct program whose module cannot run twice in one process, or whose tests pass only at
+    its first import, still gets its figure: the pass in place stops before its budget is spent,
+    and the pass runs again in a fresh process."""
+    solution = prefix + IMPORTS_COUNTED
+    result = run(local_backend, solution, tests, measure_coverage=True)
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    assert line_of(solution, "'first'") in result.coverage["executed_lines"]
+
+
+def test_the_coverage_pass_in_place_gets_the_programs_files_afresh(local_backend: LocalBackend) -> None:
+    """The scratch files are made afresh for it, as for a new process: a file the verdict pass
+    created is gone."""
+    solution = FILE_AT_IMPORT + IMPORTS_COUNTED
+    result = run(local_backend, solution, IMPORTS_COUNTED_TESTS, measure_coverage=True)
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    assert line_of(solution, "'again'") in result.coverage["executed_lines"]  # in place
+
+
 CHILD_AT_IMPORT = "import os\n\nif os.fork() == 0:\n    os._exit(0)\nos.wait()\n"
 MEMORY_AT_IMPORT = "KEPT = bytearray(160 * 1024 * 1024)\n"
 THREAD_AT_IMPORT = (

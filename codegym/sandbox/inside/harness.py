@@ -10,8 +10,8 @@ through proxies (remote.py) over a pipe pair to a program process that the zygot
 the only writer of the verdict: it streams each test's outcome to the worker, which assembles the
 result.
 
-Passes, each with a fresh program process and fresh scratch files (but a coverage pass, which may go
-on in the verdict pass's process, with its files):
+Passes, each with fresh scratch files and a fresh program process (but a coverage pass, which may go
+on in the verdict pass's process):
 * verdict — every test, the request's gated files (the reward's visible tests) only once another
   test did not pass; its outcomes are the verdict (and, when it ran exactly the measured tests, its
   CPU time is the first timing sample);
@@ -27,7 +27,8 @@ on in the verdict pass's process, with its files):
   process or thread made since it started, at most half the memory limit used): the candidate's
   module runs again there, in a new module object, under the tracer, with the standard streams on
   /dev/null (a fork, a start and an exit fewer per sample); what the program kept from its verdict
-  pass can only bend this figure, which it could bend anyway;
+  pass can only bend this figure, which it could bend anyway, and a pass there that stops before
+  its budget is spent runs again in a fresh process (_coverage_pass);
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child
@@ -510,6 +511,28 @@ class Harness:
         return self._run_tests(tests, report=False, files=self.measured_files, deadline=deadline)
 
     def _coverage_pass(self, tests, in_place=False):
+        """The coverage pass (see the module's docstring). One that went on in the verdict pass's
+        process and stopped for a reason other than its budget (the module did not run again, a test
+        did not pass, the process ended) runs again in a fresh process: a correct program whose
+        module cannot run twice in one process gets the figure it got before passes went on."""
+        import coverage_probe
+
+        try:  # before the budget's clock starts, as it was when the analysis came after the pass
+            source = self.request["files"][self.request["solution_path"]]
+            path = os.path.join(self.layout["scratch"], self.request["solution_path"])
+            analysis = coverage_probe.analyse(source, path)
+        except BaseException:
+            analysis = None
+        data, again = self._coverage_attempt(tests, analysis, in_place)
+        if again:
+            data, _ = self._coverage_attempt(tests, analysis, in_place=False)
+        if data is not None:
+            self.emit("coverage", complete=True, **data)
+        else:
+            self.emit("coverage", complete=False)
+
+    def _coverage_attempt(self, tests, analysis, in_place):
+        """(the figure or None, whether to try again in a fresh process)."""
         import coverage_probe
 
         try:
@@ -517,47 +540,44 @@ class Harness:
                 connection = self._measurement_continue()
             else:
                 connection = self._measurement_spawn("coverage", coverage=True)
-        except remote.ProgramGone:
-            self.end_pass()
-            return
         except BaseException:
-            self.end_pass()
-            return
+            if not in_place:
+                self.end_pass()
+                return None, False
+            self._drop_connection()
+            return None, True
         floor = float(self.request.get("coverage_budget_s", 0.02))
         budget = min(floor + COVERAGE_SLOWDOWN * self.verdict_tests_s, max(COVERAGE_MAX_S, floor))
-        try:  # before the budget's clock starts, as it was when the analysis came after the pass
-            source = self.request["files"][self.request["solution_path"]]
-            path = os.path.join(self.layout["scratch"], self.request["solution_path"])
-            statements, possible, multiline, fixers = coverage_probe.analyse(source, path)
-        except BaseException:
-            statements = None
         deadline = time.monotonic() + budget
-        if statements is not None:
+        data = None
+        if analysis is not None:
+            statements, possible, multiline, fixers = analysis
             try:
                 # the program stops its tracer once all of these have run: the figure is final then
                 connection.deadline = deadline
                 fixes = list(fixers.items())
                 connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()), fixes)
+                complete = self._measured_pass(tests, deadline)
             except BaseException:
-                statements = None
-        complete = statements is not None and self._measured_pass(tests, deadline)
-        data = None
-        if complete and not connection.closed:
-            connection.deadline = None
-            try:
-                arcs = connection.ask(b"O")
-                data = coverage_probe.report(
-                    arcs if isinstance(arcs, list) else [], statements, possible, multiline, fixers
-                )
-            except BaseException:
-                data = None
+                complete = False
+            if complete and not connection.closed:
+                connection.deadline = None
+                try:
+                    arcs = connection.ask(b"O")
+                    data = coverage_probe.report(
+                        arcs if isinstance(arcs, list) else [], statements, possible, multiline, fixers
+                    )
+                except BaseException:
+                    data = None
         # the pass ends when the next one starts or the run ends (a round trip to the zygote fewer)
-        connection.close()
+        self._drop_connection()
+        return data, in_place and analysis is not None and data is None and time.monotonic() < deadline
+
+    def _drop_connection(self):
+        connection = self.session.connection
+        if connection is not None:
+            connection.close()
         self.session.connection = None
-        if data is not None:
-            self.emit("coverage", complete=True, **data)
-        else:
-            self.emit("coverage", complete=False)
 
     def _timing_passes(self, tests, spent, best):
         budget = float(self.request.get("timing_budget_s", 0.1))

@@ -547,10 +547,13 @@ class Worker:
             return True
         if kind == "mark_pass":
             run.passes[-1]["timed"] = bool(record.get("timed")) if run.passes else False
+            layout = self._layout()
             message = {
                 "op": "mark",
                 "kind": str(record.get("next", "")),
                 "memory_mb": run.request["limits"]["memory_mb"],
+                "scratch": layout["scratch"],
+                "template": layout["template"],
             }
             self._send_zygote(run, message)
             run.pending = ("mark", None)

@@ -227,10 +227,10 @@ class Zygote:
         (`kind`) in place of a fresh one, when the zygote can still account for it: the process is
         one thread that never had a child (a child's CPU time is known only once it is reaped) and
         has used at most half its memory limit (the next pass has the rest). Its CPU time so
-        far, read through its process CPU clock, is the pass's, and the next pass counts from there;
-        the scratch files stay as the pass left them, as its memory does (the next pass measures only
-        coverage, which the program can bend anyway; emptying them cost a quarter of a millisecond).
-        Otherwise nothing changes (`continued` false) and the caller ends the pass as usual."""
+        far, read through its process CPU clock, is the pass's, and the next pass counts from there,
+        with the program's files made afresh (the process, single-threaded and waiting for its next
+        request, cannot race that). Otherwise nothing changes (`continued` false) and the caller
+        ends the pass as usual."""
         state = self.pass_state
         if state is None or state["pid"] is None:
             return {"continued": False}
@@ -244,6 +244,10 @@ class Zygote:
         limit_kb = float(message.get("memory_mb") or 0) * 1024
         if now is None or memory is None or own is None or memory[0] - own[0] > limit_kb / 2:
             return {"continued": False}
+        clean = self._wipe(message["scratch"])
+        with osutil.acting_as(self.program_uid):
+            osutil.copy_tree(message["template"], message["scratch"])
+        self.dirty = True
         self.pass_state = {
             "kind": message.get("kind", ""),
             "pid": pid,
@@ -255,7 +259,7 @@ class Zygote:
         return {
             "continued": True,
             "next": message.get("kind", ""),
-            "clean": True,
+            "clean": clean,
             "kind": state["kind"],
             "cpu_s": max(0.0, now - state["snapshot"]),
             "total_cpu_s": now,
