@@ -6,7 +6,6 @@ import errno
 import json
 import os
 import shutil
-import signal
 import socket
 import struct
 
@@ -86,53 +85,6 @@ def acting_as(uid):
     finally:
         os.seteuid(0)
         os.setegid(0)
-
-
-def kill_uid(uid, reap=None, timeout_s=5.0):
-    """SIGKILL every process whose real uid is `uid`; the caller runs with `uid` as its effective
-    uid (see acting_as). kill(-1) signals every process the caller may signal (except init and
-    itself) under the kernel's task-list lock, so a forking process cannot slip a child past one
-    round; it reports success whenever any other process exists, so the rounds end when a scan of
-    /proc finds no live process of that uid. `reap` (non-blocking) collects zombies in between.
-    True when none is left."""
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        if reap is not None:
-            reap()
-        if not live_pids_of(uid):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.0002)
-
-
-def live_pids_of(uid):
-    """Pids of live (not zombie) processes whose real uid is `uid`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status") as handle:
-                status = handle.read()
-        except OSError:
-            continue
-        state = uid_line = None
-        for line in status.splitlines():
-            if line.startswith("State:"):
-                state = line.split()[1]
-            elif line.startswith("Uid:"):
-                uid_line = line
-                break
-        if uid_line is not None and int(uid_line.split()[1]) == uid and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 def sweep_sysv_ipc():
