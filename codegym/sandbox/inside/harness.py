@@ -209,10 +209,7 @@ class Harness:
 
     def end_pass(self, timed=False, complete=True):
         """Close the pass's program process; the worker ends the pass and returns its accounting."""
-        connection = self.session.connection
-        if connection is not None:
-            connection.close()
-        self.session.connection = None
+        self._drop_connection()
         reply, fds = self._ask("end_pass", timed=timed, complete=complete)
         for fd in fds:
             os.close(fd)
@@ -477,23 +474,25 @@ class Harness:
         them (a call's changes to its arguments are copied back into the test's own objects, a
         module-level SCHEMA among them), a store that would carry a memo from the verdict pass into
         the timing passes. Loaded again, as for a new run, nothing of one pass reaches the next."""
+        self._fresh_session()
+        connection = self.spawn(kind, coverage=coverage)
+        self.module._codegym_bind(connection.hello())
+        return connection
+
+    def _fresh_session(self):
+        """The run's modules forgotten and a new session and proxy module in place (see
+        _measurement_spawn)."""
         _forget_run(self.baseline_modules, self.layout)
         self.session = remote.Session(self.module_name, self.layout["repo"], self.request.get("entry_point"))
         self.module = remote.RemoteModule(self.session, self.module_name)
         self._install_module()
-        connection = self.spawn(kind, coverage=coverage)
-        self.module._codegym_bind(connection.hello())
-        return connection
 
     def _measurement_continue(self):
         """The coverage pass in the verdict pass's program process: the tests' side made afresh (as
         in _measurement_spawn), and the program told to start its tracer and run the candidate's
         module again, in a new module object."""
         previous = self.session.connection
-        _forget_run(self.baseline_modules, self.layout)
-        self.session = remote.Session(self.module_name, self.layout["repo"], self.request.get("entry_point"))
-        self.module = remote.RemoteModule(self.session, self.module_name)
-        self._install_module()
+        self._fresh_session()
         connection = remote.Connection(previous.channel, self.session, previous.pid)
         previous.closed = True  # its channel is this connection's now
         self.session.connection = connection
@@ -521,8 +520,9 @@ class Harness:
             source = self.request["files"][self.request["solution_path"]]
             path = os.path.join(self.layout["scratch"], self.request["solution_path"])
             analysis = coverage_probe.analyse(source, path)
-        except BaseException:
-            analysis = None
+        except BaseException:  # no figure can be made: the pass would measure nothing
+            self.emit("coverage", complete=False)
+            return
         data, again = self._coverage_attempt(tests, analysis, in_place)
         if again:
             data, _ = self._coverage_attempt(tests, analysis, in_place=False)
@@ -549,29 +549,28 @@ class Harness:
         floor = float(self.request.get("coverage_budget_s", 0.02))
         budget = min(floor + COVERAGE_SLOWDOWN * self.verdict_tests_s, max(COVERAGE_MAX_S, floor))
         deadline = time.monotonic() + budget
+        statements, possible, multiline, fixers = analysis
         data = None
-        if analysis is not None:
-            statements, possible, multiline, fixers = analysis
+        try:
+            # the program stops its tracer once all of these have run: the figure is final then
+            connection.deadline = deadline
+            fixes = list(fixers.items())
+            connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()), fixes)
+            complete = self._measured_pass(tests, deadline)
+        except BaseException:
+            complete = False
+        if complete and not connection.closed:
+            connection.deadline = None
             try:
-                # the program stops its tracer once all of these have run: the figure is final then
-                connection.deadline = deadline
-                fixes = list(fixers.items())
-                connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()), fixes)
-                complete = self._measured_pass(tests, deadline)
+                arcs = connection.ask(b"O")
+                data = coverage_probe.report(
+                    arcs if isinstance(arcs, list) else [], statements, possible, multiline, fixers
+                )
             except BaseException:
-                complete = False
-            if complete and not connection.closed:
-                connection.deadline = None
-                try:
-                    arcs = connection.ask(b"O")
-                    data = coverage_probe.report(
-                        arcs if isinstance(arcs, list) else [], statements, possible, multiline, fixers
-                    )
-                except BaseException:
-                    data = None
+                data = None
         # the pass ends when the next one starts or the run ends (a round trip to the zygote fewer)
         self._drop_connection()
-        return data, in_place and analysis is not None and data is None and time.monotonic() < deadline
+        return data, in_place and data is None and time.monotonic() < deadline
 
     def _drop_connection(self):
         connection = self.session.connection

@@ -244,18 +244,9 @@ class Zygote:
         limit_kb = float(message.get("memory_mb") or 0) * 1024
         if now is None or memory is None or own is None or memory[0] - own[0] > limit_kb / 2:
             return {"continued": False}
-        clean = self._wipe(message["scratch"])
-        with osutil.acting_as(self.program_uid):
-            osutil.copy_tree(message["template"], message["scratch"])
+        clean = self._fresh_files(message)
         self.dirty = True
-        self.pass_state = {
-            "kind": message.get("kind", ""),
-            "pid": pid,
-            "status": None,
-            "cpu": 0.0,
-            "maxrss_kb": 0,
-            "snapshot": now,
-        }
+        self.pass_state = _pass_state(message.get("kind", ""), pid, now)
         return {
             "continued": True,
             "next": message.get("kind", ""),
@@ -271,11 +262,8 @@ class Zygote:
     def _spawn(self, message, fds):
         previous = self._end_pass()
         probe = self._coverage_probe(message) if message.get("coverage") or message.get("standby") else None
-        if message.get("fresh", True):
-            if not self._wipe(message["scratch"]):
-                previous["clean"] = False
-            with osutil.acting_as(self.program_uid):
-                osutil.copy_tree(message["template"], message["scratch"])
+        if message.get("fresh", True) and not self._fresh_files(message):
+            previous["clean"] = False
         self.dirty = True
         code_fd = fds[-1] if message.get("code") else None
         passed = fds[:-1] if code_fd is not None else fds
@@ -285,9 +273,7 @@ class Zygote:
         template = self._module_template(message) if not message.get("main") else None
         notify_r, notify_w = os.pipe()
         go_r, go_w = os.pipe()
-        state = {"kind": message.get("kind", ""), "pid": None, "status": None, "cpu": 0.0, "maxrss_kb": 0}
-        state["snapshot"] = 0.0
-        self.pass_state = state
+        state = self.pass_state = _pass_state(message.get("kind", ""))
         pid = os.fork()
         if pid == 0:
             try:
@@ -317,6 +303,14 @@ class Zygote:
                 "previous": previous,
             }
         return {"op": "spawned", "pid": pid, "previous": previous}
+
+    def _fresh_files(self, message):
+        """Empty what program processes left (see _wipe) and copy the program's files into scratch
+        again; whether the wipe was complete."""
+        clean = self._wipe(message["scratch"])
+        with osutil.acting_as(self.program_uid):
+            osutil.copy_tree(message["template"], message["scratch"])
+        return clean
 
     def program_environment(self, scratch):
         """Make the zygote's own environment the one a program starts with (it needs none of its
@@ -372,6 +366,12 @@ class Zygote:
             skip_threading_fork_reset()  # the tracer loads threading
             gc.freeze()  # the tracer's objects too: a collection in a program process would touch them
         return self.coverage_probes[key]
+
+
+def _pass_state(kind, pid=None, snapshot=0.0):
+    """A pass's account: its main process, that process's exit status, the CPU time and peak memory
+    of the processes reaped into it, and the main process's CPU time when the pass began."""
+    return {"kind": kind, "pid": pid, "status": None, "cpu": 0.0, "maxrss_kb": 0, "snapshot": snapshot}
 
 
 def _alone(pid):
