@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -501,6 +502,52 @@ def test_the_coverage_pass_in_place_gets_the_programs_files_afresh(local_backend
     assert result.status is ExecStatus.PASSED, result.tests
     assert result.coverage is not None and result.coverage["complete"], result.coverage
     assert line_of(solution, "'again'") in result.coverage["executed_lines"]  # in place
+
+
+# The hidden tests count, in the harness's own environment, the times their module was loaded in
+# the run: a coverage pass that ran them again calls pick(1); one that served the verdict pass's
+# requests again (remote.ReplayLog, program.op_replay) calls pick(0), as the verdict pass did.
+PICK = "import time\n\n\ndef pick(loads):\n    if loads == 0:\n        return 'first'\n    return 'again'\n"
+PICK_EXTRAS = (
+    "\n\ndef apply(function):\n    return function(2)\n\n\ndef stamp():\n    return time.monotonic_ns()\n"
+    "\n\ndef size(text):\n    return len(text)\n"
+)
+
+
+def _loads_counted_tests(extra: str = "") -> str:
+    key = f"CODEGYM_TEST_LOADS_{uuid.uuid4().hex}"  # the harness serves run after run: one per test
+    return (
+        "import os\nfrom solution import apply, pick, size, stamp\n\n"
+        f"LOADS = int(os.environ.get({key!r}, '0'))\nos.environ[{key!r}] = str(LOADS + 1)\n\n\n"
+        "def test_pick():\n    assert pick(LOADS) in ('first', 'again')\n" + extra
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra_test", "replayed"),
+    [
+        ("", True),
+        ("\n\ndef test_apply():\n    assert apply(lambda value: value + 1) == 3\n", False),
+        ("\n\ndef test_stamp():\n    assert stamp() > 0\n", False),
+        ("\n\ndef test_size():\n    assert size('x' * 9_000_000) == 9_000_000\n", False),
+    ],
+    ids=["replayed", "a-test-callable", "answers-differ", "too-large-to-keep"],
+)
+def test_the_coverage_pass_serves_the_verdict_passs_requests_again(
+    local_backend: LocalBackend, extra_test: str, replayed: bool
+) -> None:
+    """The coverage pass does not run the tests again: the program serves the verdict pass's
+    requests again, under the tracer, each checked against the answer it got then. The tests run
+    again instead when that cannot be done: the program called a test's callable (no harness answers
+    during a replay), an answer differs (here a clock's), or the requests are too large to keep."""
+    solution = PICK + PICK_EXTRAS
+    result = run(local_backend, solution, _loads_counted_tests(extra_test), measure_coverage=True)
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    first, again = line_of(solution, "'first'"), line_of(solution, "'again'")
+    executed, missing = result.coverage["executed_lines"], result.coverage["missing_lines"]
+    assert (first in executed, again in missing) == (replayed, replayed), result.coverage
+    assert (again in executed, first in missing) == (not replayed, not replayed), result.coverage
 
 
 CHILD_AT_IMPORT = "import os\n\nif os.fork() == 0:\n    os._exit(0)\nos.wait()\n"

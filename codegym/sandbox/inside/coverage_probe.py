@@ -138,6 +138,11 @@ class Tracer:
         if not self._lines_left and not self._arcs_left:
             self.stop()
 
+    @property
+    def complete(self):
+        """Whether every statement and branch arc of the target has run (the figure is final)."""
+        return self._lines_left is not None and not self._lines_left and not self._arcs_left
+
     def raw_arcs(self):
         """Executed arcs, read from coverage.py's raw tracer data (skipping a SQLite flush). The C
         tracer packs an arc into one int — two line numbers of 28 bits (20 before coverage 7.12) plus

@@ -132,6 +132,7 @@ class Harness:
         self.exit_flagged = False
         self.baseline_modules = None  # the modules loaded before this run (set by run_one)
         self.verdict_tests_s = 0.0  # wall time of the verdict pass's tests (before any gated ones)
+        self.replay = None  # the verdict pass's requests and answers, for the coverage pass
         self.pass_number = 0
         self.deadline = float("inf")
         self._queue = []
@@ -222,6 +223,8 @@ class Harness:
             caserun.CaseRunner(self, self.request["cases"]).run(self.deadline)
             return
         connection = self.spawn("verdict", standby=bool(self.request.get("measure_coverage")))
+        if self.request.get("measure_coverage"):
+            connection.log = remote.ReplayLog()
         try:
             exports = connection.hello()
         except BaseException as exc:
@@ -272,6 +275,12 @@ class Harness:
         verdict_is_sample = self.measured_files == self.files_run and bool(all_passed)
         continued = False
         connection = self.session.connection
+        log = connection.log if connection is not None else None
+        if connection is not None:
+            connection.log = None
+        # the verdict pass's requests, when they came from the measured tests alone
+        if log is not None and log.usable and self.measured_files == self.files_run:
+            self.replay = log.entries
         if measure_coverage and connection is not None and not connection.closed:
             stats, continued = self.mark_pass("coverage", timed=verdict_is_sample)
         if not continued:
@@ -487,17 +496,20 @@ class Harness:
         self.module = remote.RemoteModule(self.session, self.module_name)
         self._install_module()
 
-    def _measurement_continue(self):
+    def _measurement_continue(self, tests_run=True):
         """The coverage pass in the verdict pass's program process: the tests' side made afresh (as
-        in _measurement_spawn), and the program told to start its tracer and run the candidate's
-        module again, in a new module object."""
+        in _measurement_spawn) when the tests run again, and the program told to start its tracer
+        and run the candidate's module again, in a new module object."""
         previous = self.session.connection
-        self._fresh_session()
+        if tests_run:
+            self._fresh_session()
         connection = remote.Connection(previous.channel, self.session, previous.pid)
         previous.closed = True  # its channel is this connection's now
         self.session.connection = connection
         connection._send(b"A", wire.encode(None))
-        self.module._codegym_bind(connection.hello())
+        exports = connection.hello()
+        if tests_run:
+            self.module._codegym_bind(exports)
         return connection
 
     def _measured_pass(self, tests, deadline):
@@ -523,7 +535,7 @@ class Harness:
         except BaseException:  # no figure can be made: the pass would measure nothing
             self.emit("coverage", complete=False)
             return
-        data, again = self._coverage_attempt(tests, analysis, in_place)
+        data, again = self._coverage_attempt(tests, analysis, in_place, self.replay)
         if again:
             data, _ = self._coverage_attempt(tests, analysis, in_place=False)
         if data is not None:
@@ -531,13 +543,17 @@ class Harness:
         else:
             self.emit("coverage", complete=False)
 
-    def _coverage_attempt(self, tests, analysis, in_place):
-        """(the figure or None, whether to try again in a fresh process)."""
+    def _coverage_attempt(self, tests, analysis, in_place, replay=None):
+        """(the figure or None, whether to try again in a fresh process, running the tests). With
+        `replay` (the verdict pass's requests and answers, see remote.ReplayLog) the program serves
+        those requests again instead of the tests running again: the same calls with the same
+        arguments, each answered as in the verdict pass (else no figure from this attempt), up to
+        the point where every statement and branch arc has run."""
         import coverage_probe
 
         try:
             if in_place:
-                connection = self._measurement_continue()
+                connection = self._measurement_continue(tests_run=replay is None)
             else:
                 connection = self._measurement_spawn("coverage", coverage=True)
         except BaseException:
@@ -550,19 +566,26 @@ class Harness:
         budget = min(floor + COVERAGE_SLOWDOWN * self.verdict_tests_s, max(COVERAGE_MAX_S, floor))
         deadline = time.monotonic() + budget
         statements, possible, multiline, fixers = analysis
-        data = None
+        # the program stops its tracer once all of these have run: the figure is final then
+        target = (sorted(statements), sorted(possible), sorted(multiline.items()), list(fixers.items()))
+        arcs = None
         try:
-            # the program stops its tracer once all of these have run: the figure is final then
             connection.deadline = deadline
-            fixes = list(fixers.items())
-            connection.ask(b"W", sorted(statements), sorted(possible), sorted(multiline.items()), fixes)
-            complete = self._measured_pass(tests, deadline)
+            if replay is None:
+                connection.ask(b"W", *target)
+                complete = self._measured_pass(tests, deadline)
+            else:  # the target, the requests, and the executed arcs back: one round trip
+                served = connection.ask(b"P", *target, replay)
+                complete = type(served) is tuple and len(served) == 4 and served[1] is True
+                arcs = served[3] if complete else None
         except BaseException:
             complete = False
+        data = None
         if complete and not connection.closed:
             connection.deadline = None
             try:
-                arcs = connection.ask(b"O")
+                if arcs is None:
+                    arcs = connection.ask(b"O")
                 data = coverage_probe.report(
                     arcs if isinstance(arcs, list) else [], statements, possible, multiline, fixers
                 )
@@ -570,7 +593,7 @@ class Harness:
                 data = None
         # the pass ends when the next one starts or the run ends (a round trip to the zygote fewer)
         self._drop_connection()
-        return data, in_place and data is None and time.monotonic() < deadline
+        return data, (in_place or replay is not None) and data is None and time.monotonic() < deadline
 
     def _drop_connection(self):
         connection = self.session.connection

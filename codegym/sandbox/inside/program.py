@@ -136,6 +136,10 @@ class ProgramServer:
 
     # -- connection ------------------------------------------------------------------------
     def send(self, kind, value, known=None, extra=None):
+        self.channel.send(*self._frame(kind, value, known, extra))
+
+    def _frame(self, kind, value, known=None, extra=None):
+        """A message as (kind, body), as `send` would send it."""
         encoder = wire.Encoder(self._encode_other, claim=self._claim)
         try:
             with wire.deep_codec():
@@ -155,7 +159,7 @@ class ProgramServer:
             body = bytes(encoder.out)
         except (wire.Uncrossable, RecursionError, MemoryError) as exc:
             kind, body = b"e", wire.encode(self._exception_info(exc), self._encode_other, claim=self._claim)
-        self.channel.send(kind, body)
+        return kind, body
 
     def receive(self):
         kind, body = self.channel.receive()
@@ -222,6 +226,7 @@ class ProgramServer:
         for table in (self.objects, self.handle_of, self.pending_errors, self.items_read, self.methods_of):
             table.clear()
         self.described.clear()
+        self.next_handle = 1  # numbered as in the verdict pass: its requests can be served again
         self.coverage, self.module_template = self.standby, self.standby_template
         sys.modules.pop(self.module_name, None)
         return self.start(self.coverage)
@@ -272,6 +277,10 @@ class ProgramServer:
 
     # -- requests --------------------------------------------------------------------------
     def handle(self, kind, message, memo):
+        self.channel.send(*self._answer(kind, message, memo))
+
+    def _answer(self, kind, message, memo):
+        """Serve one request; its answer as (kind, body)."""
         handler = _OPS.get(kind)
         self.known.append({id(obj): index for index, obj in enumerate(memo)} if memo else None)
         try:
@@ -279,15 +288,13 @@ class ProgramServer:
                 raise TypeError(f"unknown request {kind!r}")
             result = handler(self, *message)
         except BaseException as exc:
-            known = self.known.pop()
-            self.send(b"e", self._exception_info(exc))
-            return
+            self.known.pop()
+            return self._frame(b"e", self._exception_info(exc))
         known = self.known.pop()
         if type(result) is tuple and len(result) == 2 and result[0] is _MUTATED:
             value, mutations = result[1]
-            self.send(b"m", value, known=known, extra=mutations)
-        else:
-            self.send(b"o", result, known=known, extra=None)
+            return self._frame(b"m", value, known=known, extra=mutations)
+        return self._frame(b"o", result, known=known, extra=None)
 
     def _call(self, function, args, kwargs):
         if not (any(type(a) not in wire.IMMUTABLE_SCALARS for a in args) or kwargs):
@@ -428,6 +435,37 @@ class ProgramServer:
     def op_coverage_target(self, statements, possible, multiline, fixers=()):
         if self.coverage is not None:
             self.coverage.set_target(statements, possible, multiline, fixers)
+
+    def op_replay(self, statements, possible, multiline, fixers, entries):
+        """The coverage pass without the tests running again: with the target set (see
+        op_coverage_target), serve again, under the tracer, the verdict pass's requests
+        (remote.ReplayLog), each checked against the answer it got then. Serving stops at the first
+        different answer and once every statement and branch arc has run (the figure is final then).
+        Answers (requests served, whether every answer was the same, whether the figure was
+        complete first, the executed arcs as op_coverage gives them)."""
+        self.op_coverage_target(statements, possible, multiline, fixers)
+        served, same, complete = 0, True, False
+        for entry in entries:
+            if not (type(entry) is tuple and len(entry) == 4):
+                same = False
+                break
+            kind, body, answer_kind, answer_body = entry
+            try:
+                decoder = wire.Decoder(body, self.hooks)
+                message = decoder.decode()
+            except Exception:
+                same = False
+                break
+            if self._answer(kind, message, decoder.memo) != (answer_kind, answer_body):
+                same = False
+                break
+            served += 1
+            if self.coverage is not None:
+                self.coverage.finish_if_complete()
+                if self.coverage.complete:
+                    complete = True
+                    break
+        return served, same, complete, self.op_coverage() if same else None
 
     # -- callbacks -------------------------------------------------------------------------
     def _await_answer(self):
@@ -929,6 +967,7 @@ _OPS = {
     b"E": ProgramServer.op_release,
     b"O": ProgramServer.op_coverage,
     b"W": ProgramServer.op_coverage_target,
+    b"P": ProgramServer.op_replay,
     b"Z": ProgramServer.op_describe,
 }
 

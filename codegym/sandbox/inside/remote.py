@@ -391,6 +391,38 @@ def type_label(value):
 # -- the connection -------------------------------------------------------------------------
 
 
+class ReplayLog:
+    """A pass's requests with the answers they got, in order, for a coverage pass that serves them
+    again in the program process (program.op_replay) instead of running the tests again. Kept only
+    while the program never called back into the harness (a test's callable or iterator: there is
+    no harness to answer during a replay) and while it stays under MAX_BYTES."""
+
+    MAX_BYTES = 8 * 1024 * 1024
+
+    def __init__(self):
+        self.entries = []
+        self.size = 0
+        self.usable = True
+        self._request = None
+
+    def sent(self, kind, body):
+        self._request = (kind, body) if self.usable else None
+
+    def answered(self, kind, body):
+        if self._request is None:
+            return
+        self.entries.append((*self._request, kind, body))
+        self._request = None
+        self.size += len(body) + len(self.entries[-1][1]) + 16
+        if self.size > self.MAX_BYTES:
+            self.spoil()
+
+    def spoil(self):
+        self.usable = False
+        self.entries = []
+        self._request = None
+
+
 class Connection:
     """One program process: requests, replies, callbacks and the handles it gave out."""
 
@@ -427,6 +459,8 @@ class Connection:
             b"v": self._decode_value_object,
         }
         self.values = {}  # handle -> the harness's copy of a value-like program object
+        self.log = None  # a ReplayLog when this pass's requests may be served again (see harness)
+        self._last_body = b""
 
     @property
     def deadline(self):
@@ -460,6 +494,7 @@ class Connection:
             self._lose(f"the program process ended during the call ({exc})")
         except wire.WireError as exc:
             self._lose(f"the program sent an invalid message: {exc}", violation=True)
+        self._last_body = body
         try:
             return kind, wire.Decoder(body, self._hooks).decode()
         except wire.WireError as exc:
@@ -516,12 +551,20 @@ class Connection:
         try:
             body, keep = self._encode(fields)
             self.sent[-1] = keep
+            log = self.log
+            if log is not None:
+                if len(self.callbacks) > 1 or self.callbacks[-1]:
+                    log.spoil()  # nested in a callback, or passing the program a test's callable
+                else:
+                    log.sent(kind, body)
             self._send(kind, body)
             sent = True
             while True:
                 reply_kind, reply = self._receive()
                 if reply_kind in (b"o", b"m", b"e"):
                     answered = True
+                    if log is not None:
+                        log.answered(reply_kind, self._last_body)
                     if len(self.failed_assertions) > failures_before:
                         raise self.failed_assertions[failures_before]
                 if reply_kind == b"o":
@@ -606,6 +649,8 @@ class Connection:
         self._send(b"x", self._encode(self.session.exception_info(exc))[0])
 
     def _run_callback(self, number, args, kwargs):
+        if self.log is not None:
+            self.log.spoil()
         function = self.callback_ids.get(number) if type(number) is int else None
         if function is None or (getattr(function, "__next__", None) is not None and not callable(function)):
             self._fail(RuntimeError("that harness callable has expired"))
@@ -632,6 +677,8 @@ class Connection:
         that records what was taken), then up to 64 per request (a long iterable passed whole). An
         AssertionError the iterator raises fails the test whatever the program does with it, as for
         a test callable."""
+        if self.log is not None:
+            self.log.spoil()
         iterator = self.callback_ids.get(number) if type(number) is int else None
         if iterator is None or not hasattr(iterator, "__next__"):
             self._fail(RuntimeError("that harness iterator has expired"))
