@@ -57,13 +57,24 @@ def _decisions(node: ast.AST) -> int:
     return 0
 
 
-def complexity_report(code: str, first_line: int = 1) -> ComplexityReport | None:
-    """Cyclomatic complexity of the functions whose bodies end at or after `first_line`, plus the
-    decisions outside every function body that lie on lines from `first_line` on."""
+def parse_or_none(code: str) -> ast.Module | None:
+    """The code's tree, or None when it does not parse."""
     try:
-        tree = ast.parse(code)
+        return ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def complexity_report(
+    code: str, first_line: int = 1, tree: ast.Module | None = None
+) -> ComplexityReport | None:
+    """Cyclomatic complexity of the functions whose bodies end at or after `first_line`, plus the
+    decisions outside every function body that lie on lines from `first_line` on. `tree`: the
+    code's own tree, when the caller parsed it."""
+    if tree is None:
+        tree = parse_or_none(code)
+        if tree is None:
+            return None
     functions = inside = outside = 0
     # (node, whether the function whose body holds it is generated (None outside every body), the
     # line it starts on: a comprehension has none of its own, it takes its expression's)

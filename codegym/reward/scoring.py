@@ -22,7 +22,13 @@ from typing import Any
 
 from codegym.reward.breakdown import RewardBreakdown
 from codegym.reward.cache import ResultCache, cache_key, machine_fingerprint
-from codegym.reward.complexity import ComplexityReport, complexity_report, complexity_score, hides_code
+from codegym.reward.complexity import (
+    ComplexityReport,
+    complexity_report,
+    complexity_score,
+    hides_code,
+    parse_or_none,
+)
 from codegym.reward.config import COMPONENTS, QUALITY_COMPONENTS, RewardConfig
 from codegym.reward.detectors import DetectorInput, run_detectors, visible_test_literals
 from codegym.reward.extract import first_generated_line
@@ -35,6 +41,9 @@ from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Flag, Tes
 from codegym.tasks.model import Task
 
 VISIBLE_PREFIX = "visible__"
+
+
+_UNPARSED = object()  # combine: the caller did not parse the code
 
 
 @dataclass(frozen=True)
@@ -127,13 +136,16 @@ class RewardJudge:
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="codegym-static") as pool:
                 static = pool.submit(self._static_analysis, [prepared[i] for i in misses])
                 results = self.backend.execute_many(requests)
-                styles, complexities = static.result()
+                styles, complexities, trees = static.result()
             judged = {}
             for position, (index, result) in enumerate(zip(misses, results, strict=True)):
                 task, code, first_line = prepared[index]
                 style, complexity = styles[position], complexities[position]
-                judged[index] = (self.combine(task, code, first_line, result, style, complexity), result)
-            confirmed = self._confirm_flags(prepared, requests, misses, judged, styles, complexities)
+                breakdown = self.combine(
+                    task, code, first_line, result, style, complexity, tree=trees[position]
+                )
+                judged[index] = (breakdown, result)
+            confirmed = self._confirm_flags(prepared, requests, misses, judged, styles, complexities, trees)
             for index in misses:
                 breakdown, result = judged[index]
                 if self.cache is not None and breakdown.total is not None and confirmed.get(index, True):
@@ -142,7 +154,9 @@ class RewardJudge:
                 scored[index] = ScoredSample(breakdown, result)
         return [s for s in scored if s is not None]
 
-    def _confirm_flags(self, prepared, requests, misses, judged, styles, complexities) -> dict[int, bool]:
+    def _confirm_flags(
+        self, prepared, requests, misses, judged, styles, complexities, trees
+    ) -> dict[int, bool]:
         """A breakdown with a hack flag is judged a second time before it counts or is cached: when the
         second judgment does not raise the same flags, the unflagged one is returned and nothing is
         stored (a flag is evidence only when it repeats)."""
@@ -153,7 +167,8 @@ class RewardJudge:
         confirmed = {}
         for (position, index), result in zip(flagged, again, strict=True):
             task, code, first_line = prepared[index]
-            second = self.combine(task, code, first_line, result, styles[position], complexities[position])
+            style, complexity, tree = styles[position], complexities[position], trees[position]
+            second = self.combine(task, code, first_line, result, style, complexity, tree=tree)
             first = judged[index][0]
             confirmed[index] = second.flags == first.flags
             if not confirmed[index]:
@@ -299,17 +314,22 @@ class RewardJudge:
     # -- combining ---------------------------------------------------------------------------
     def _static_analysis(
         self, items: Sequence[tuple[Task, str, int]]
-    ) -> tuple[list[StyleReport], list[ComplexityReport | None]]:
+    ) -> tuple[list[StyleReport], list[ComplexityReport | None], list[ast.Module | None]]:
+        """Style and complexity of each sample, and its tree (None where it does not parse): parsed
+        once here, for these measures and for `combine`."""
+        with AST_LOCK:  # it parses: never at the same time as another thread (see precompile)
+            trees = [parse_or_none(code) for _, code, _ in items]
         styles = style_reports(
             [(code, first_line) for _, code, first_line in items],
             self.config.ruff_config,
             [_required_names(task) for task, _, _ in items],
+            trees,
         )
-        complexities = []
-        for _, code, first_line in items:
-            with AST_LOCK:  # it parses: never at the same time as another thread (see precompile)
-                complexities.append(complexity_report(code, first_line))
-        return styles, complexities
+        complexities = [
+            complexity_report(code, first_line, tree) if tree is not None else None
+            for (_, code, first_line), tree in zip(items, trees, strict=True)
+        ]
+        return styles, complexities, trees
 
     def combine(
         self,
@@ -319,7 +339,10 @@ class RewardJudge:
         result: ExecResult,
         style: StyleReport,
         complexity: ComplexityReport | None = None,
+        tree: ast.Module | object | None = _UNPARSED,
     ) -> RewardBreakdown:
+        """The breakdown of one judged sample. `tree`: the code's tree (None when it does not parse)
+        if the caller parsed it already (see _static_analysis)."""
         if result.status is ExecStatus.SANDBOX_ERROR:
             return RewardBreakdown(
                 total=None,
@@ -343,10 +366,8 @@ class RewardJudge:
             shown, others = self._shown_cases(task)
             visible_rate, gap_hidden_rate = case_rates(task, shown, hidden)
         reference = self._references.get(task.fingerprint)
-        try:
-            tree: ast.Module | None = ast.parse(code)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            tree = None
+        if not (tree is None or isinstance(tree, ast.Module)):  # _UNPARSED
+            tree = parse_or_none(code)
         fired = run_detectors(
             self.config.detectors,
             DetectorInput(

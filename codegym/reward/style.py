@@ -79,13 +79,13 @@ _NOT_CODE = frozenset(
 )
 
 
-def code_lines(code: str) -> frozenset[int] | None:
+def code_lines(code: str, tree: ast.Module | None = None) -> frozenset[int] | None:
     """The lines that hold code: those on which a token of a statement begins, or an expression
     inside an f-string. Blank and comment-only lines, the inner lines of a multi-line string (its
     text), and bare string statements (docstrings, strings standing alone anywhere) are not code.
-    None when the code does not parse."""
+    None when the code does not parse. `tree`: the code's own tree, when the caller parsed it."""
     try:
-        tree = ast.parse(code)
+        tree = ast.parse(code) if tree is None else tree
         source_lines = code.split("\n")
 
         def position(line: int, byte_column: int) -> tuple[int, int]:
@@ -148,9 +148,11 @@ def style_reports(
     samples: Sequence[tuple[str, int]],
     ruff_config: str,
     required: Sequence[frozenset[str]] | None = None,
+    trees: Sequence[ast.Module | None] | None = None,
 ) -> list[StyleReport]:
     """One report per (code, first generated line); ruff runs once over the whole batch. `required`
-    (one set per sample) holds the names its task fixes: naming findings about them do not count."""
+    (one set per sample) holds the names its task fixes: naming findings about them do not count.
+    `trees` (one per sample, None where the code does not parse) spares parsing each again."""
     if not samples:
         return []
     with tempfile.TemporaryDirectory(prefix="codegym-style-", dir=_scratch_parent()) as directory:
@@ -185,7 +187,10 @@ def style_reports(
         # as such lines do not count as lines: neither can move the score (code that does not
         # parse keeps every finding, its syntax error first of all)
         with AST_LOCK:  # it parses: never at the same time as another thread (see precompile)
-            lines = [code_lines(code) for code, _ in samples]
+            lines = [
+                code_lines(code, trees[index] if trees is not None else None)
+                for index, (code, _) in enumerate(samples)
+            ]
         for item in json.loads(completed.stdout or "[]"):
             index = int(Path(item["filename"]).stem.split("_")[1])
             row = int((item.get("location") or {}).get("row") or 0)
