@@ -14,13 +14,18 @@ apart from the program's:
   program is blamed (`error`, flag `killed_worker`): a fault that follows the program is its doing,
   and a `sandbox_error` (reward None) would give a hacking program a neutral score instead of a
   failing one.
+
+Each worker holds up to `PIPELINE_DEPTH` requests: the next one waits in its input while it runs the
+current, so it never idles while the host handles a result and writes the next request (its runs
+stay one at a time, in order). A queued request that the worker never started because the one ahead
+of it brought the worker down, or because the host replaced the worker, is sent again to the fresh
+worker and counts as nothing (neither a fault of its program nor an infrastructure failure).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -54,6 +59,12 @@ __all__ = [
 
 LaunchCommand = Callable[[int], Sequence[str]]
 HOST_GRACE_S = 10.0
+PIPELINE_DEPTH = 2  # requests a worker holds: the one it runs and the next (see the module docstring)
+MAX_RESENDS = 8  # a request sent again this often without a worker starting it: an infrastructure failure
+
+
+class NotStarted(RuntimeError):
+    """The worker never started this request (see the module docstring): send it again, for free."""
 
 
 @dataclass
@@ -73,6 +84,13 @@ class WorkerHandle:
         self.info: dict = {}
         self.executions = 0
         self.prepared_keys: set[str] = set()  # test sets this worker holds compiled (it keeps them)
+        # requests are numbered as written; a worker answers them in that order, one at a time
+        self._order = threading.Condition()
+        self._written = 0
+        self._answered = 0
+        self._broken = False  # a request went wrong or the host replaced the worker: none after it ran
+        self.replacement: WorkerHandle | None = None  # set by WorkerPool._replace
+        self.replacing = threading.Lock()
 
     def start(self) -> None:
         self.transport.launch()
@@ -96,19 +114,52 @@ class WorkerHandle:
         return self.transport.alive
 
     def execute(self, wire_request: dict, deadline_s: float, prepared: dict | None = None) -> dict:
-        if prepared is not None:
-            key = prepared.get("key")
-            if key in self.prepared_keys:
-                wire_request = {**wire_request, "prepared_key": key}  # the worker has them: name them
-            else:
-                wire_request = {**wire_request, "prepared": prepared}
-                self.prepared_keys.add(key)
-        self._write({"op": "exec", "id": self.executions, "request": wire_request})
-        self.executions += 1
-        reply = self._read(time.monotonic() + deadline_s)
+        """Send a request and wait for its result; the worker may still be running the one before
+        (its deadline counts from when that one is answered). Raises NotStarted when the worker
+        never started it."""
+        with self._order:
+            if self._broken:
+                raise NotStarted(f"worker {self.slot} is being replaced")
+            if prepared is not None:
+                key = prepared.get("key")
+                if key in self.prepared_keys:
+                    wire_request = {**wire_request, "prepared_key": key}  # the worker has them: name them
+                else:
+                    wire_request = {**wire_request, "prepared": prepared}
+                    self.prepared_keys.add(key)
+            number = self._written
+            try:
+                self._write({"op": "exec", "id": self.executions, "request": wire_request})
+            except BaseException as exc:  # the worker cannot have read it
+                self._broken = True
+                self._order.notify_all()
+                raise NotStarted(f"worker {self.slot} took no request: {exc}") from exc
+            self._written += 1
+            self.executions += 1
+            self._order.wait_for(lambda: self._answered == number or self._broken)
+            if self._broken:  # the worker went wrong on a request before this one
+                raise NotStarted(f"worker {self.slot} went wrong before this request")
+        try:
+            reply = self._read(time.monotonic() + deadline_s)
+        except BaseException as exc:
+            with self._order:
+                replaced, self._broken = self._broken, True
+                self._order.notify_all()
+            if replaced:  # the host replaced the worker while it ran this: not the program's doing
+                raise NotStarted(f"worker {self.slot} was replaced during the run") from exc
+            raise
+        with self._order:
+            self._answered += 1
+            self._order.notify_all()
         if reply.get("op") != "result":
             raise WorkerDied(f"unexpected reply {reply.get('op')!r}")
         return reply["result"]
+
+    def retire(self) -> None:
+        """No request starts here any more; those waiting raise NotStarted (see WorkerPool._replace)."""
+        with self._order:
+            self._broken = True
+            self._order.notify_all()
 
     def _write(self, message: dict) -> None:
         body = json.dumps(message, separators=(",", ":")).encode("utf-8")
@@ -132,6 +183,29 @@ class WorkerHandle:
 
     def kill(self) -> None:
         self.transport.kill()
+
+
+class _Slots:
+    """The pool's free request slots (PIPELINE_DEPTH per worker): a request takes one of the worker
+    with the most free slots, so work spreads over the workers before any holds a second request."""
+
+    def __init__(self) -> None:
+        self._free: dict[WorkerHandle, int] = {}
+        self._condition = threading.Condition()
+
+    def put(self, handle: WorkerHandle) -> None:
+        with self._condition:
+            self._free[handle] = self._free.get(handle, 0) + 1
+            self._condition.notify()
+
+    def get(self) -> WorkerHandle:
+        with self._condition:
+            self._condition.wait_for(lambda: bool(self._free))
+            handle = max(self._free, key=self._free.__getitem__)  # the first of the freest
+            self._free[handle] -= 1
+            if not self._free[handle]:
+                del self._free[handle]
+            return handle
 
 
 class _Start:
@@ -195,7 +269,7 @@ class WorkerPool:
         self.image = image
         self.start_timeout_s = start_timeout_s
         self.max_retries = max_retries
-        self._idle: queue.Queue[WorkerHandle] = queue.Queue()
+        self._idle = _Slots()
         self._handles: list[WorkerHandle] = []
         self._lock = threading.Lock()
         self._closed = False
@@ -222,7 +296,7 @@ class WorkerPool:
             handles, self._handles = self._handles, []
             if self._starting is start:
                 self._starting = None
-            self._idle = queue.Queue()
+            self._idle = _Slots()
         for handle in handles:  # the ones that did start would otherwise be leaked
             handle.kill()
         raise start.error
@@ -262,7 +336,8 @@ class WorkerPool:
                 start.failed(WorkerStartError("the sandbox pool is closed"))
                 return
             self._handles.append(handle)
-            self._idle.put(handle)
+            for _ in range(PIPELINE_DEPTH):
+                self._idle.put(handle)
         start.started()
 
     def _new_handle(self, slot: int) -> WorkerHandle:
@@ -289,15 +364,24 @@ class WorkerPool:
         raise start.error or WorkerStartError("no sandbox worker started")
 
     def _replace(self, handle: WorkerHandle) -> WorkerHandle:
-        handle.kill()
-        if self._closed:  # close() may run while executions are in flight (SIGINT): start nothing new
-            raise WorkerStartError("the sandbox pool is closed")
-        self.restarts += 1
-        fresh = self._new_handle(handle.slot)
-        with self._lock:
-            self._handles = [fresh if h is handle else h for h in self._handles]
-        fresh.start()
-        return fresh
+        """A fresh worker in the place of `handle`'s; one per worker, however many of the requests it
+        held ask (the first to ask starts it, the others get it)."""
+        while handle.replacement is not None:
+            handle = handle.replacement
+        with handle.replacing:
+            if handle.replacement is not None:
+                return handle.replacement
+            handle.retire()
+            handle.kill()
+            if self._closed:  # close() may run while executions are in flight (SIGINT): start nothing new
+                raise WorkerStartError("the sandbox pool is closed")
+            self.restarts += 1
+            fresh = self._new_handle(handle.slot)
+            with self._lock:
+                self._handles = [fresh if h is handle else h for h in self._handles]
+            fresh.start()
+            handle.replacement = fresh
+            return fresh
 
     def execute(self, request: ExecRequest) -> ExecResult:
         try:
@@ -311,11 +395,12 @@ class WorkerPool:
         infra_failures = 0
         faults_during_run = 0
         attempts = 0
+        resends = 0
         try:
             while True:
                 attempts += 1
                 try:
-                    if not handle.alive:
+                    if not handle.alive or handle.replacement is not None:
                         handle = self._replace(handle)
                     started = time.monotonic()
                     raw = handle.execute(wire, deadline, prepared)
@@ -332,6 +417,14 @@ class WorkerPool:
                         handle = self._safe_replace(handle)
                         continue
                     return result
+                except NotStarted as exc:
+                    attempts -= 1  # it never ran
+                    resends += 1
+                    handle = self._safe_replace(handle)
+                    if resends > MAX_RESENDS:
+                        return ExecResult.sandbox_error(
+                            str(exc), backend=self.backend_name, attempts=attempts
+                        )
                 except (WorkerDied, WorkerUnresponsive) as exc:
                     faults_during_run += 1
                     handle = self._safe_replace(handle)
@@ -372,7 +465,8 @@ class WorkerPool:
         items = list(requests)
         self._ensure_started()
         results: list[ExecResult | None] = [None] * len(items)
-        concurrency = max(1, min(max_concurrency or self.size, self.size, len(items) or 1))
+        slots = PIPELINE_DEPTH * self.size
+        concurrency = max(1, min(max_concurrency or slots, slots, len(items) or 1))
 
         def run(index: int) -> None:
             result = self.execute(items[index])
@@ -381,7 +475,7 @@ class WorkerPool:
                 on_result(index, result)
 
         nested = threading.current_thread().name.startswith(self._dispatch_prefix)
-        if (concurrency < self.size and len(items) > concurrency) or nested:
+        if (concurrency < slots and len(items) > concurrency) or nested:
             with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="codegym-sandbox") as pool:
                 for future in [pool.submit(run, i) for i in range(len(items))]:
                     future.result()
@@ -399,7 +493,7 @@ class WorkerPool:
         with self._lock:
             if self._dispatch is None:
                 self._dispatch = ThreadPoolExecutor(
-                    max_workers=self.size, thread_name_prefix=self._dispatch_prefix
+                    max_workers=PIPELINE_DEPTH * self.size, thread_name_prefix=self._dispatch_prefix
                 )
             return self._dispatch
 

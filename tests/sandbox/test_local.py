@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from codegym.sandbox.local import COVERAGE_PRELOAD, INSIDE_DIR, LocalBackend, probe_isolation
-from codegym.sandbox.pool import WorkerPool
+from codegym.sandbox.pool import PIPELINE_DEPTH, WorkerPool
 from codegym.sandbox.types import ExecRequest, ExecResult, ExecStatus, Limits, TestOutcome
 from tests.conftest import REPO_ROOT
 from tests.sandbox.docker_support import (
@@ -950,10 +950,11 @@ def test_batch_keeps_input_order_and_runs_concurrently(local_backend: LocalBacke
     assert sorted(seen) == list(range(6))
 
 
-def test_batches_sent_at_once_share_one_thread_per_worker() -> None:
+def test_batches_sent_at_once_share_the_pools_threads() -> None:
     """Three batches at once (the CLI keeps three chunks in flight) run on the pool's own threads,
-    one per worker, each batch's results in its input order; a batch sent from one of those threads
-    (here from a result callback) runs on threads of its own instead of waiting for them."""
+    one per request a worker holds, each batch's results in its input order; a batch sent from one
+    of those threads (here from a result callback) runs on threads of its own instead of waiting
+    for them."""
     tests = "from solution import value\n\ndef test_value():\n    assert value() % 2 == 0\n"
 
     def request(i: int) -> ExecRequest:
@@ -979,7 +980,8 @@ def test_batches_sent_at_once_share_one_thread_per_worker() -> None:
     for offset, results in zip((0, 101, 200), batches, strict=True):
         expected = [ExecStatus.PASSED if (offset + i) % 2 == 0 else ExecStatus.FAILED for i in range(8)]
         assert [r.status for r in results] == expected
-    assert len(threads) <= 2 and all(name.startswith("codegym-pool-") for name in threads), threads
+    assert len(threads) <= 2 * PIPELINE_DEPTH, threads
+    assert all(name.startswith("codegym-pool-") for name in threads), threads
     assert [r.status for r in nested] == [ExecStatus.PASSED]
 
 
@@ -1009,6 +1011,49 @@ def test_a_worker_lost_mid_batch_costs_only_the_run_it_was_doing() -> None:
     assert [r.status for r in results] == [ExecStatus.PASSED] * 12
     assert restarts == 1
     assert sorted(r.attempts for r in results) == [1] * 11 + [2]
+
+
+def test_a_request_queued_behind_a_lost_run_is_sent_again_for_free() -> None:
+    """A worker holds the next request while it runs one (pool.PIPELINE_DEPTH). Killed from outside
+    during the first run, it never started the second: that one runs on the fresh worker as a first
+    attempt (neither a fault of its program nor an infrastructure failure); the first is retried."""
+    tests = "from solution import value\n\ndef test_value():\n    assert value() == 1\n"
+    slow = "import time\ndef value():\n    time.sleep(0.4)\n    return 1\n"
+    with LocalBackend(workers=1) as backend:
+        backend.pool.start()
+        victim = backend.pool.describe()[0].pid
+
+        def kill_soon() -> None:
+            time.sleep(0.25)
+            os.kill(victim, 9)
+
+        killer = threading.Thread(target=kill_soon)
+        killer.start()
+        batch = [
+            ExecRequest(files={"solution.py": slow}, tests={"test_hidden.py": tests}, request_id=str(i))
+            for i in range(2)
+        ]
+        results = backend.execute_many(batch)
+        killer.join()
+        restarts = backend.pool.restarts
+    assert [r.status for r in results] == [ExecStatus.PASSED] * 2
+    assert restarts == 1
+    assert [r.attempts for r in results] == [2, 1]
+
+
+def test_requests_spread_over_the_workers_before_any_holds_two() -> None:
+    """Two requests on two workers run one on each (each worker's programs have a uid of their
+    own), not both on the first worker that came up, which could hold both."""
+    solution = "import os\n\ndef uid():\n    return os.getuid()\n"
+    tests = "from solution import uid\n\ndef test_uid():\n    assert uid() == 0\n"
+    with LocalBackend(workers=2) as backend:
+        backend.pool.start()
+        for _ in range(3):
+            results = backend.execute_many(
+                [ExecRequest(files={"solution.py": solution}, tests={"test_hidden.py": tests})] * 2
+            )
+            messages = [r.tests[0].message for r in results]
+            assert len(set(messages)) == 2, messages
 
 
 def test_async_execute(local_backend: LocalBackend) -> None:
