@@ -381,21 +381,29 @@ def _alone(pid):
     child (whose CPU time would be known only once reaped, and a vfork child's page faults can be
     none) and runs as one thread (idle between requests, it cannot race the pass's wipe)."""
     try:
-        with open("/proc/sys/kernel/ns_last_pid", "rb") as handle:
-            return int(handle.read()) == pid
+        return int(_read_small("/proc/sys/kernel/ns_last_pid")) == pid
     except (OSError, ValueError):
         return False
+
+
+def _read_small(path):
+    """A small /proc file's bytes through a bare descriptor (no file object: every object the zygote
+    touches while a program process lives costs a copy-on-write fault)."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, 16384)
+    finally:
+        os.close(fd)
 
 
 def _memory_kb(pid):
     """(VmSize, VmHWM) of process `pid` in kB: its address space now and its peak resident memory."""
     found = {}
     try:
-        with open(f"/proc/{pid}/status", "rb") as handle:
-            for line in handle:
-                name, _, value = line.partition(b":")
-                if name in (b"VmSize", b"VmHWM"):
-                    found[name] = int(value.split()[0])
+        for line in _read_small(f"/proc/{pid}/status").split(b"\n"):
+            name, _, value = line.partition(b":")
+            if name in (b"VmSize", b"VmHWM"):
+                found[name] = int(value.split()[0])
     except (OSError, ValueError, IndexError):
         return None
     if len(found) != 2:
