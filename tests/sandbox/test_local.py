@@ -985,29 +985,37 @@ def test_batches_sent_at_once_share_the_pools_threads() -> None:
     assert [r.status for r in nested] == [ExecStatus.PASSED]
 
 
-def test_a_worker_lost_mid_batch_costs_only_the_run_it_was_doing() -> None:
-    """Killed from outside mid-batch: the run it was doing is retried once on a fresh worker (a
-    fault during its run, not the program's, since it does not happen again), every other request
-    is untouched, and the whole batch passes."""
+def _batch_with_the_first_worker_killed(
+    workers: int, count: int, sleep_s: float, kill_after_s: float
+) -> tuple[list[ExecResult], int]:
+    """`count` passing requests that each sleep `sleep_s`; the pool's first worker is killed from
+    outside `kill_after_s` into the batch. The results and the pool's restarts."""
     tests = "from solution import value\n\ndef test_value():\n    assert value() == 1\n"
-    slow = "import time\ndef value():\n    time.sleep(0.3)\n    return 1\n"
-    with LocalBackend(workers=2) as backend:
+    slow = f"import time\ndef value():\n    time.sleep({sleep_s})\n    return 1\n"
+    with LocalBackend(workers=workers) as backend:
         backend.pool.start()
         victim = backend.pool.describe()[0].pid
 
         def kill_soon() -> None:
-            time.sleep(0.45)
+            time.sleep(kill_after_s)
             os.kill(victim, 9)
 
         killer = threading.Thread(target=kill_soon)
         killer.start()
         batch = [
             ExecRequest(files={"solution.py": slow}, tests={"test_hidden.py": tests}, request_id=str(i))
-            for i in range(12)
+            for i in range(count)
         ]
         results = backend.execute_many(batch)
         killer.join()
-        restarts = backend.pool.restarts
+        return results, backend.pool.restarts
+
+
+def test_a_worker_lost_mid_batch_costs_only_the_run_it_was_doing() -> None:
+    """Killed from outside mid-batch: the run it was doing is retried once on a fresh worker (a
+    fault during its run, not the program's, since it does not happen again), every other request
+    is untouched, and the whole batch passes."""
+    results, restarts = _batch_with_the_first_worker_killed(2, 12, sleep_s=0.3, kill_after_s=0.45)
     assert [r.status for r in results] == [ExecStatus.PASSED] * 12
     assert restarts == 1
     assert sorted(r.attempts for r in results) == [1] * 11 + [2]
@@ -1017,25 +1025,7 @@ def test_a_request_queued_behind_a_lost_run_is_sent_again_for_free() -> None:
     """A worker holds the next request while it runs one (pool.PIPELINE_DEPTH). Killed from outside
     during the first run, it never started the second: that one runs on the fresh worker as a first
     attempt (neither a fault of its program nor an infrastructure failure); the first is retried."""
-    tests = "from solution import value\n\ndef test_value():\n    assert value() == 1\n"
-    slow = "import time\ndef value():\n    time.sleep(0.4)\n    return 1\n"
-    with LocalBackend(workers=1) as backend:
-        backend.pool.start()
-        victim = backend.pool.describe()[0].pid
-
-        def kill_soon() -> None:
-            time.sleep(0.25)
-            os.kill(victim, 9)
-
-        killer = threading.Thread(target=kill_soon)
-        killer.start()
-        batch = [
-            ExecRequest(files={"solution.py": slow}, tests={"test_hidden.py": tests}, request_id=str(i))
-            for i in range(2)
-        ]
-        results = backend.execute_many(batch)
-        killer.join()
-        restarts = backend.pool.restarts
+    results, restarts = _batch_with_the_first_worker_killed(1, 2, sleep_s=0.4, kill_after_s=0.25)
     assert [r.status for r in results] == [ExecStatus.PASSED] * 2
     assert restarts == 1
     assert [r.attempts for r in results] == [2, 1]
