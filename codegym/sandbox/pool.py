@@ -366,8 +366,6 @@ class WorkerPool:
     def _replace(self, handle: WorkerHandle) -> WorkerHandle:
         """A fresh worker in the place of `handle`'s; one per worker, however many of the requests it
         held ask (the first to ask starts it, the others get it)."""
-        while handle.replacement is not None:
-            handle = handle.replacement
         with handle.replacing:
             if handle.replacement is not None:
                 return handle.replacement
@@ -400,7 +398,9 @@ class WorkerPool:
             while True:
                 attempts += 1
                 try:
-                    if not handle.alive or handle.replacement is not None:
+                    while handle.replacement is not None:  # a slot of a worker replaced since
+                        handle = handle.replacement
+                    if not handle.alive:
                         handle = self._replace(handle)
                     started = time.monotonic()
                     raw = handle.execute(wire, deadline, prepared)

@@ -986,10 +986,11 @@ def test_batches_sent_at_once_share_the_pools_threads() -> None:
 
 
 def _batch_with_the_first_worker_killed(
-    workers: int, count: int, sleep_s: float, kill_after_s: float
+    workers: int, count: int, sleep_s: float, kill_after_s: float, then: int = 0
 ) -> tuple[list[ExecResult], int]:
     """`count` passing requests that each sleep `sleep_s`; the pool's first worker is killed from
-    outside `kill_after_s` into the batch. The results and the pool's restarts."""
+    outside `kill_after_s` into the batch; then a batch of `then` more. The results of both batches
+    and the pool's restarts."""
     tests = "from solution import value\n\ndef test_value():\n    assert value() == 1\n"
     slow = f"import time\ndef value():\n    time.sleep({sleep_s})\n    return 1\n"
     with LocalBackend(workers=workers) as backend:
@@ -1008,6 +1009,8 @@ def _batch_with_the_first_worker_killed(
         ]
         results = backend.execute_many(batch)
         killer.join()
+        if then:
+            results += backend.execute_many(batch[:1] * then)
         return results, backend.pool.restarts
 
 
@@ -1029,6 +1032,15 @@ def test_a_request_queued_behind_a_lost_run_is_sent_again_for_free() -> None:
     assert [r.status for r in results] == [ExecStatus.PASSED] * 2
     assert restarts == 1
     assert [r.attempts for r in results] == [2, 1]
+
+
+def test_a_replaced_worker_takes_every_request_slot_of_the_old_one() -> None:
+    """A worker killed under its only request is replaced once; the request slot it still had free
+    then leads to the fresh worker (not to a second replacement that would kill the first)."""
+    results, restarts = _batch_with_the_first_worker_killed(1, 1, sleep_s=0.4, kill_after_s=0.25, then=3)
+    assert [r.status for r in results] == [ExecStatus.PASSED] * 4
+    assert [r.attempts for r in results] == [2, 1, 1, 1]
+    assert restarts == 1
 
 
 def test_requests_spread_over_the_workers_before_any_holds_two() -> None:
