@@ -28,7 +28,11 @@ on in the verdict pass's process):
   module runs again there, in a new module object, under the tracer, with the standard streams on
   /dev/null (a fork, a start and an exit fewer per sample); what the program kept from its verdict
   pass can only bend this figure, which it could bend anyway, and a pass there that stops before
-  its budget is spent runs again in a fresh process (_coverage_pass);
+  its budget is spent runs again in a fresh process (_coverage_pass). When the verdict pass ran the
+  measured tests alone and the program never called back into the harness, the tests do not run
+  again: the program serves the verdict pass's requests again (remote.ReplayLog, program.op_replay),
+  each answer checked against its first, until the figure is final; an answer that differs sends
+  the pass to a fresh process, with the tests;
 * timing — the measured tests again, while the CPU time of all samples stays under
   `timing_budget_s` and no sample is at or below `timing_enough_s`, up to `timing_repeats` times.
   The program's CPU time is measured from outside it by the zygote (every thread and child

@@ -13,7 +13,8 @@ Protocol (frames of wire.Channel: a kind byte and one encoded value):
   with b"o" value, b"m" (value, mutated arguments) or b"e" exception. During a call the program may send b"c"
   (run a harness callable) or b"n" (next items of a harness iterator) and waits for b"k" (value) or
   b"x" (exception), serving nested requests meanwhile. b"A" (again) starts the coverage pass in this
-  process: answered as the first message, b"r" or b"i" (see _rearm).
+  process: answered as the first message, b"r" or b"i" (see _rearm). b"P" (op_replay) serves the
+  verdict pass's requests again under the tracer instead of the harness sending them one by one.
 """
 
 import functools
