@@ -56,7 +56,7 @@ def hides_code(tree: ast.Module | None, first_line: int = 1) -> bool:
         return False
     try:
         resolver = Resolver(tree)
-        generated = [node for node in ast.walk(tree) if getattr(node, "lineno", 0) >= first_line]
+        generated = [node for node in resolver.nodes if getattr(node, "lineno", 0) >= first_line]
         return any(_builds(node, resolver) for node in generated) or _writes_code_then_loads_it(
             generated, resolver
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections import deque
 from collections.abc import Iterable
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -207,7 +208,16 @@ class Resolver:
         binder.visit(tree)
         self.scope_of = binder.scope_of
         self._root = binder.scope
-        self.parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        # one walk (ast.walk's order) for both: every node, and each node's parent
+        self.nodes: list[ast.AST] = []
+        self.parent: dict[ast.AST, ast.AST] = {}
+        todo = deque([tree])
+        while todo:
+            node = todo.popleft()
+            self.nodes.append(node)
+            for child in ast.iter_child_nodes(node):
+                self.parent[child] = node
+                todo.append(child)
         self._refers: dict[ast.AST, frozenset[str]] = {}
         self._folds: dict[ast.AST, str | bytes | None] = {}
         self._written: dict[ast.AST, bool] = {}

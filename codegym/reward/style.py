@@ -93,12 +93,16 @@ def code_lines(code: str, tree: ast.Module | None = None) -> frozenset[int] | No
             text = source_lines[line - 1] if 0 < line <= len(source_lines) else ""
             return line, len(text.encode("utf-8", "surrogatepass")[:byte_column].decode("utf-8", "ignore"))
 
+        strings, formatted = [], []  # one walk for both
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Expr):
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str | bytes):
+                    strings.append(node)
+            elif isinstance(node, ast.FormattedValue):
+                formatted.append(node)
         text_spans = sorted(  # disjoint: a bare string statement holds no other statement
             (position(node.lineno, node.col_offset), position(node.end_lineno, node.end_col_offset))
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str | bytes)
+            for node in strings
         )
         lines, span = set(), 0
         for token in tokenize.generate_tokens(io.StringIO(code).readline):
@@ -109,9 +113,8 @@ def code_lines(code: str, tree: ast.Module | None = None) -> frozenset[int] | No
                 lines.add(token.start[0])
         # the expressions inside an f-string are code on whatever line they stand (before 3.12 the
         # whole f-string is one token, so a multi-line one's inner lines begin no token)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FormattedValue):
-                lines.update(inner.lineno for inner in ast.walk(node) if hasattr(inner, "lineno"))
+        for node in formatted:
+            lines.update(inner.lineno for inner in ast.walk(node) if hasattr(inner, "lineno"))
         return frozenset(lines)
     except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
         return None
