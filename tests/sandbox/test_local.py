@@ -550,6 +550,34 @@ def test_the_coverage_pass_serves_the_verdict_passs_requests_again(
     assert (again in executed, first in missing) == (not replayed, not replayed), result.coverage
 
 
+# Rewrites a file of its own at import, to the same size: only fresh files show '0' again.
+REWRITES_AT_IMPORT = (
+    "with open('data.txt') as _handle:\n    FIRST = _handle.read() == '0'\n"
+    "if FIRST:\n    with open('data.txt', 'w') as _handle:\n        _handle.write('1')\n"
+    "    SEEN = 'fresh'\nelse:\n    SEEN = 'stale'\n\n\n"
+)
+
+
+def test_the_coverage_pass_in_place_sees_a_file_rewritten_to_the_same_size_afresh(
+    local_backend: LocalBackend,
+) -> None:
+    """The mark keeps the scratch files only when the pass left them as they were made; a file
+    rewritten in place to the same size (its change time moved) is made afresh."""
+    solution = REWRITES_AT_IMPORT + IMPORTS_COUNTED
+    result = run(
+        local_backend,
+        solution,
+        IMPORTS_COUNTED_TESTS,
+        measure_coverage=True,
+        extra_files={"data.txt": "0"},
+    )
+    assert result.status is ExecStatus.PASSED, result.tests
+    assert result.coverage is not None and result.coverage["complete"], result.coverage
+    assert line_of(solution, "'again'") in result.coverage["executed_lines"]  # in place
+    assert line_of(solution, "'fresh'") in result.coverage["executed_lines"]
+    assert line_of(solution, "'stale'") in result.coverage["missing_lines"]
+
+
 CHILD_AT_IMPORT = "import os\n\nif os.fork() == 0:\n    os._exit(0)\nos.wait()\n"
 MEMORY_AT_IMPORT = "KEPT = bytearray(160 * 1024 * 1024)\n"
 THREAD_AT_IMPORT = (

@@ -30,6 +30,7 @@ import resource
 import select
 import signal
 import socket
+import stat
 import sys
 import time
 
@@ -50,6 +51,7 @@ class Zygote:
         self.program_path = list(config.get("program_path") or [])
         self.wipe = [str(p) for p in config.get("program_wipe", [])]
         self.pass_state = None
+        self.scratch_made = None  # the scratch tree as _fresh_files made it last (see there)
         self.dirty = True
         self.keep_pids = ()
         self.coverage_probes = {}
@@ -159,8 +161,11 @@ class Zygote:
             except (ProcessLookupError, PermissionError):
                 pass
 
-    def _wipe(self, scratch):
-        """Remove what program processes left behind (as the program's uid, once none is left)."""
+    def _wipe(self, scratch, keep_scratch=False):
+        """Remove what program processes left behind (as the program's uid, once none is left); with
+        `keep_scratch`, all of it but the scratch directory (see _fresh_files)."""
+        if not keep_scratch:
+            self.scratch_made = None
         if not self.dirty:
             return True
         complete = True
@@ -170,6 +175,8 @@ class Zygote:
                 if not osutil.empty_directory(path, owner=self.program_uid):
                     sys.stderr.write(f"zygote: could not empty {path}\n")
                     complete = False
+            if keep_scratch:
+                scratch = None
             if scratch:
                 with contextlib.suppress(OSError):
                     os.chmod(scratch, 0o700)  # the program owns it and may have made it unwritable
@@ -244,7 +251,7 @@ class Zygote:
         limit_kb = float(message.get("memory_mb") or 0) * 1024
         if now is None or memory is None or own is None or memory[0] - own[0] > limit_kb / 2:
             return {"continued": False}
-        clean = self._fresh_files(message)
+        clean = self._fresh_files(message, keep_unchanged=True)
         self.dirty = True
         self.pass_state = _pass_state(message.get("kind", ""), pid, now)
         return {
@@ -262,7 +269,9 @@ class Zygote:
     def _spawn(self, message, fds):
         previous = self._end_pass()
         probe = self._coverage_probe(message) if message.get("coverage") or message.get("standby") else None
-        if message.get("fresh", True) and not self._fresh_files(message):
+        if not message.get("fresh", True):
+            self.scratch_made = None
+        elif not self._fresh_files(message):
             previous["clean"] = False
         self.dirty = True
         code_fd = fds[-1] if message.get("code") else None
@@ -304,12 +313,24 @@ class Zygote:
             }
         return {"op": "spawned", "pid": pid, "previous": previous}
 
-    def _fresh_files(self, message):
+    def _fresh_files(self, message, keep_unchanged=False):
         """Empty what program processes left (see _wipe) and copy the program's files into scratch
-        again; whether the wipe was complete."""
-        clean = self._wipe(message["scratch"])
+        again; whether the wipe was complete. With `keep_unchanged` (a mark), scratch stays as it is
+        when the pass left it exactly as it was made: the same entries, each with the same inode,
+        type and mode, owner, links, size, and modification and change times (the change time,
+        which no program can set, moves with every write, chmod, chown, link or attribute change).
+        What lies outside scratch goes either way."""
+        scratch = message["scratch"]
+        made = self.scratch_made
+        keep = keep_unchanged and made is not None and _tree_state(scratch) == made
+        clean = self._wipe(scratch, keep_scratch=keep)
+        if keep:
+            self.scratch_made = made
+            return clean
         with osutil.acting_as(self.program_uid):
-            osutil.copy_tree(message["template"], message["scratch"])
+            osutil.copy_tree(message["template"], scratch)
+        if keep_unchanged or message.get("standby"):  # a coverage pass may go on in this process
+            self.scratch_made = _tree_state(scratch)
         return clean
 
     def program_environment(self, scratch):
@@ -372,6 +393,38 @@ def _pass_state(kind, pid=None, snapshot=0.0):
     """A pass's account: its main process, that process's exit status, the CPU time and peak memory
     of the processes reaped into it, and the main process's CPU time when the pass began."""
     return {"kind": kind, "pid": pid, "status": None, "cpu": 0.0, "maxrss_kb": 0, "snapshot": snapshot}
+
+
+def _tree_state(path):
+    """What _fresh_files compares: each entry under `path` (and `path`), in order, with what a change
+    to it moves; None when it cannot be read whole."""
+    state = []
+    pending = [path]
+    try:
+        while pending:
+            current = pending.pop()
+            info = os.lstat(current)
+            state.append(
+                (
+                    current,
+                    info.st_ino,
+                    info.st_mode,
+                    info.st_uid,
+                    info.st_gid,
+                    info.st_nlink,
+                    info.st_size,
+                    info.st_mtime_ns,
+                    info.st_ctime_ns,
+                )
+            )
+            if len(state) > 4096:
+                return None
+            if stat.S_ISDIR(info.st_mode):
+                names = sorted(os.listdir(current), reverse=True)
+                pending.extend(os.path.join(current, name) for name in names)
+    except OSError:
+        return None
+    return state
 
 
 def _alone(pid):
