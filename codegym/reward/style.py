@@ -190,10 +190,13 @@ def style_reports(
         # as such lines do not count as lines: neither can move the score (code that does not
         # parse keeps every finding, its syntax error first of all)
         with AST_LOCK:  # it parses: never at the same time as another thread (see precompile)
-            lines = [
-                code_lines(code, trees[index] if trees is not None else None)
-                for index, (code, _) in enumerate(samples)
-            ]
+            if trees is None:
+                lines = [code_lines(code) for code, _ in samples]
+            else:  # a sample without a tree does not parse: no lines, as code_lines would find
+                lines = [
+                    code_lines(code, tree) if tree is not None else None
+                    for (code, _), tree in zip(samples, trees, strict=True)
+                ]
         for item in json.loads(completed.stdout or "[]"):
             index = int(Path(item["filename"]).stem.split("_")[1])
             row = int((item.get("location") or {}).get("row") or 0)

@@ -276,14 +276,15 @@ class Harness:
         measure_time = bool(self.request.get("timing_repeats")) and bool(all_passed)
         if not (measure_coverage or measure_time):
             return  # the worker ends the only pass (and accounts for it) when the run ends
-        verdict_is_sample = self.measured_files == self.files_run and bool(all_passed)
+        measured_alone = self.measured_files == self.files_run
+        verdict_is_sample = measured_alone and bool(all_passed)
         continued = False
         connection = self.session.connection
         log = connection.log if connection is not None else None
         if connection is not None:
             connection.log = None
         # the verdict pass's requests, when they came from the measured tests alone
-        if log is not None and log.usable and self.measured_files == self.files_run:
+        if log is not None and log.usable and measured_alone:
             self.replay = log.entries
         if measure_coverage and connection is not None and not connection.closed:
             stats, continued = self.mark_pass("coverage", timed=verdict_is_sample)

@@ -235,8 +235,9 @@ class Zygote:
         one thread that never had a child (a child's CPU time is known only once it is reaped) and
         has used at most half its memory limit (the next pass has the rest). Its CPU time so
         far, read through its process CPU clock, is the pass's, and the next pass counts from there,
-        with the program's files made afresh (the process, single-threaded and waiting for its next
-        request, cannot race that). Otherwise nothing changes (`continued` false) and the caller
+        with the program's files made afresh unless the pass left them as they were made (see
+        _fresh_files; the process, single-threaded and waiting for its next request, cannot race
+        that). Otherwise nothing changes (`continued` false) and the caller
         ends the pass as usual."""
         state = self.pass_state
         if state is None or state["pid"] is None:
@@ -325,11 +326,10 @@ class Zygote:
         keep = keep_unchanged and made is not None and _tree_state(scratch) == made
         clean = self._wipe(scratch, keep_scratch=keep)
         if keep:
-            self.scratch_made = made
             return clean
         with osutil.acting_as(self.program_uid):
             osutil.copy_tree(message["template"], scratch)
-        if keep_unchanged or message.get("standby"):  # a coverage pass may go on in this process
+        if message.get("standby"):  # this pass's process may go on with a coverage pass (a mark)
             self.scratch_made = _tree_state(scratch)
         return clean
 
@@ -434,34 +434,24 @@ def _alone(pid):
     child (whose CPU time would be known only once reaped, and a vfork child's page faults can be
     none) and runs as one thread (idle between requests, it cannot race the pass's wipe)."""
     try:
-        return int(_read_small("/proc/sys/kernel/ns_last_pid")) == pid
+        return int(osutil.read_proc_file("/proc/sys/kernel/ns_last_pid")) == pid
     except (OSError, ValueError):
         return False
-
-
-def _read_small(path):
-    """A small /proc file's bytes through a bare descriptor (no file object: every object the zygote
-    touches while a program process lives costs a copy-on-write fault)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        return os.read(fd, 16384)
-    finally:
-        os.close(fd)
 
 
 def _memory_kb(pid):
     """(VmSize, VmHWM) of process `pid` in kB: its address space now and its peak resident memory."""
     found = {}
-    try:
-        for line in _read_small(f"/proc/{pid}/status").split(b"\n"):
-            name, _, value = line.partition(b":")
-            if name in (b"VmSize", b"VmHWM"):
+    try:  # a bare descriptor, no file object: each object touched here costs a copy-on-write fault
+        for line in osutil.read_proc_file(f"/proc/{pid}/status").split("\n"):
+            name, _, value = line.partition(":")
+            if name in ("VmSize", "VmHWM"):
                 found[name] = int(value.split()[0])
     except (OSError, ValueError, IndexError):
         return None
     if len(found) != 2:
         return None
-    return found[b"VmSize"], found[b"VmHWM"]
+    return found["VmSize"], found["VmHWM"]
 
 
 def install_filters(zygote):
