@@ -61,14 +61,15 @@ app.add_typer(leaderboard_cmd.app, name="leaderboard")
 app.command("serve")(serve_cmd.serve)
 
 
-def main() -> None:
-    """The console script: a codegym error is one line (exit 2, printed by the command); anything
-    else is a bug, reported with the file that holds its traceback (exit 4)."""
+def main(early: bool = False) -> None:
+    """Run the command line: a codegym error is one line (exit 2, printed by the command); anything
+    else is a bug, reported with the file that holds its traceback (exit 4). `early`: a sandbox was
+    begun for it before this module was imported (see `codegym.cli.entry`)."""
     debug = "--debug" in sys.argv[1:]
     if debug:
         sys.argv.remove("--debug")
     # a docker judge's containers come up while the command parses its arguments and loads its pack
-    early = start_sandbox_early(app, sys.argv[1:])
+    early = start_sandbox_early(app, sys.argv[1:]) or early
     try:
         app()  # usage errors, --help and typer.Exit end here with their own exit codes
     except CodegymError as exc:

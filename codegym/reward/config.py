@@ -8,9 +8,6 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
-from codegym._yaml import load_yaml, yaml_problem
 from codegym.errors import CodegymError
 
 COMPONENTS = ("tests", "coverage", "style", "complexity", "efficiency")
@@ -230,6 +227,10 @@ class RewardConfig:
 
     @classmethod
     def from_yaml(cls, path: str | Path) -> RewardConfig:
+        import yaml  # here: a judge command's early start builds the default config (see cli.early)
+
+        from codegym._yaml import load_yaml, yaml_problem
+
         path = Path(path)
         try:
             data = load_yaml(path.read_text(encoding="utf-8")) or {}

@@ -81,6 +81,7 @@ class RewardJudge:
         # by task fingerprint (input/output tasks): the shown cases, and the other cases' inputs
         self._shown: dict[str, tuple[tuple[ShownCase, ...], frozenset[Any]]] = {}
         self._reference_lines: dict[str, int | None] = {}  # by task fingerprint (style's allowance)
+        self._required: dict[tuple[str, str], frozenset[str]] = {}  # by task (style's fixed names)
         self._lock = threading.Lock()
         self.hack_counts: Counter[str] = Counter()
         self.judged = 0
@@ -301,6 +302,17 @@ class RewardJudge:
                 self._reference_lines[task.fingerprint] = known
         return line_allowance(known or None)
 
+    def _required_names(self, task: Task) -> frozenset[str]:
+        """`_required_names` of the task, found once per task (the prompt is not in its fingerprint)."""
+        key = (task.fingerprint, task.prompt)
+        with self._lock:
+            known = self._required.get(key)
+        if known is None:
+            known = _required_names(task)
+            with self._lock:
+                self._required[key] = known
+        return known
+
     def _shown_cases(self, task: Task) -> tuple[tuple[ShownCase, ...], frozenset[Any]]:
         with self._lock:
             known = self._shown.get(task.fingerprint)
@@ -322,7 +334,7 @@ class RewardJudge:
         styles = style_reports(
             [(code, first_line) for _, code, first_line in items],
             self.config.ruff_config,
-            [_required_names(task) for task, _, _ in items],
+            [self._required_names(task) for task, _, _ in items],
             trees,
         )
         complexities = [

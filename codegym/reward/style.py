@@ -11,6 +11,7 @@ program can avoid it."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import json
 import os
@@ -18,8 +19,9 @@ import re
 import subprocess
 import sys
 import tempfile
+import token
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,6 +80,26 @@ _NOT_CODE = frozenset(
     if hasattr(tokenize, name)
 )
 
+# CPython 3.11's own tokenizer, as an iterator of (text, type, line, end line, byte column, end byte
+# column, line text); it leaves out comments and blank lines. The tokenize module is pure Python
+# there (the C one backs it from 3.12, where the iterator takes other arguments).
+_C_TOKENS = None
+if sys.version_info[:2] == (3, 11):
+    with contextlib.suppress(ImportError):
+        from _tokenize import TokenizerIter as _C_TOKENS  # type: ignore[import-not-found, no-redef]
+_C_NOT_CODE = frozenset((token.ENDMARKER, token.NEWLINE, token.INDENT, token.DEDENT, token.NL, token.COMMENT))
+
+
+def _token_starts(code: str) -> Iterator[tuple[int, int, bool]]:
+    """(line, column, holds code) of each token as tokenize finds them; columns are UTF-8 byte
+    offsets (the AST's) when `_C_TOKENS`, characters otherwise."""
+    if _C_TOKENS is not None:  # 3.11's C tokenizer: ~3x faster than the tokenize module, same tokens
+        for _, kind, line, _, column, _, _ in _C_TOKENS(code):
+            yield line, column, kind not in _C_NOT_CODE
+        return
+    for found in tokenize.generate_tokens(io.StringIO(code).readline):
+        yield found.start[0], found.start[1], found.type not in _NOT_CODE
+
 
 def code_lines(code: str, tree: ast.Module | None = None) -> frozenset[int] | None:
     """The lines that hold code: those on which a token of a statement begins, or an expression
@@ -89,7 +111,9 @@ def code_lines(code: str, tree: ast.Module | None = None) -> frozenset[int] | No
         source_lines = code.split("\n")
 
         def position(line: int, byte_column: int) -> tuple[int, int]:
-            """The AST's (line, UTF-8 byte offset) as tokenize's (line, character offset)."""
+            """The AST's (line, UTF-8 byte offset) in the tokens' columns."""
+            if _C_TOKENS is not None:
+                return line, byte_column
             text = source_lines[line - 1] if 0 < line <= len(source_lines) else ""
             return line, len(text.encode("utf-8", "surrogatepass")[:byte_column].decode("utf-8", "ignore"))
 
@@ -105,12 +129,14 @@ def code_lines(code: str, tree: ast.Module | None = None) -> frozenset[int] | No
             for node in strings
         )
         lines, span = set(), 0
-        for token in tokenize.generate_tokens(io.StringIO(code).readline):
-            while span < len(text_spans) and text_spans[span][1] <= token.start:
+        for line, column, is_code in _token_starts(code):
+            if not is_code:
+                continue
+            start = (line, column)
+            while span < len(text_spans) and text_spans[span][1] <= start:
                 span += 1
-            in_text = span < len(text_spans) and text_spans[span][0] <= token.start
-            if token.type not in _NOT_CODE and not in_text:
-                lines.add(token.start[0])
+            if not (span < len(text_spans) and text_spans[span][0] <= start):
+                lines.add(line)
         # the expressions inside an f-string are code on whatever line they stand (before 3.12 the
         # whole f-string is one token, so a multi-line one's inner lines begin no token)
         for node in formatted:

@@ -459,6 +459,42 @@ def test_code_lines_are_the_lines_a_statement_token_starts_on() -> None:
     assert code_line_count("def f(:\n    # c\n\n    pass\n", 1) == 2  # unparseable: non-blank, not comments
 
 
+_TOKEN_EDGE_CASES = [
+    'def f():\r\n    """doc\r\n    x"""\r\n    return 1\r\n',  # CRLF
+    "x = 1\n\x0c\ny = 2\n",  # a form feed
+    's = \'é\'; """après"""; t = 1\n',  # non-ASCII before a bare string on its line
+    "é = 1; 'ü'  ;  y = 'ß'\n'docs here'\n",
+    "s = '😀'; 'doc😀'; z = 3\n",  # four UTF-8 bytes per character
+    "def f():\n\t'doc'\n\treturn 1\n",
+    "x = (1 +\n     2)\\\n\n",
+    "y = f'{1}' f'''{\n2\n}'''\n",  # a multi-line f-string's inner expression
+    "a = '''x\ny''' ; b = 2\n",
+    "'''only\ndoc'''",
+    "x = [\n    1,  # c\n\n    2,\n]\n",
+    "class A:\n    'd'; x = 1\n",
+    "def f():\n    'é' 'b'\n    return 'é'\n",
+    "x = 1\n'éééé' 'b'\n",  # a bare string's second piece: 8 characters in, 11 bytes
+    "def g():\n    return '''\n    é\n    ''' + '''\nb'''\n",
+    "x = 'a'\\\n    'b'\n",
+    "match x:\n    case 1:\n        'a'\n",
+    "",
+    "\n\n# c\n",
+]
+
+
+@pytest.mark.parametrize("code", _TOKEN_EDGE_CASES)
+def test_code_lines_are_the_same_from_either_tokenizer(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """3.11's C tokenizer (columns in UTF-8 bytes, as the AST's) finds the same code lines as the
+    tokenize module (columns in characters), on sources where the two could differ."""
+    from codegym.reward import style
+
+    if style._C_TOKENS is None:
+        pytest.skip("this interpreter has no C tokenizer iterator of 3.11's form")
+    fast = style.code_lines(code)
+    monkeypatch.setattr(style, "_C_TOKENS", None)
+    assert fast is not None and fast == style.code_lines(code)
+
+
 def test_decisions_outside_function_bodies_count_toward_complexity() -> None:
     """A parameter's default, a decorator, a class body outside its methods, a base class or an
     annotation: a branchy helper placed there is counted as in the body (round 18, W4: the same

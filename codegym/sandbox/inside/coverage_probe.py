@@ -11,7 +11,18 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import token
+import tokenize
 import types
+
+try:  # CPython 3.11's C tokenizer as an iterator (from 3.12 it backs tokenize, with other arguments)
+    from _tokenize import TokenizerIter as _C_TOKENS
+except ImportError:
+    _C_TOKENS = None
+if sys.version_info[:2] != (3, 11):
+    _C_TOKENS = None
+_LAYOUT_TOKENS = frozenset((token.NEWLINE, token.INDENT, token.DEDENT, token.ENDMARKER))
+_WORD_TOKENS = frozenset((token.NAME, token.NUMBER, token.STRING))
 
 _STAND_IN = "import math\n\n\ndef stand_in(x):\n    return math.floor(x)\n"
 
@@ -449,10 +460,18 @@ def analyse(source, path):
     jumps that leave a `with` block ({traced arc: the arc it stands for, or None}: since 3.10 the
     tracer sees a block's exit pass through the `with` line again; coverage.py's report rewrites those
     arcs, and without it a branch out of a `with` block never counted as taken)."""
+    import coverage.parser
     from coverage.parser import PythonParser
 
     parser = PythonParser(text=source, filename=path)
-    parser.parse_source()
+    tokens = getattr(coverage.parser, "generate_tokens", None)
+    if _C_TOKENS is not None and tokens is not None:
+        coverage.parser.generate_tokens = _parser_tokens  # the same lines, ~3x faster (see there)
+    try:
+        parser.parse_source()
+    finally:
+        if tokens is not None:
+            coverage.parser.generate_tokens = tokens
     branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
     multiline = {}
     for line in range(1, source.count("\n") + 2):
@@ -462,6 +481,20 @@ def analyse(source, path):
     fixers = dict(getattr(parser, "_with_jump_fixers", None) or {})
     possible = {arc for arc in parser.arcs() if arc[0] in branch_lines}
     return set(parser.statements), possible, multiline, fixers
+
+
+def _parser_tokens(text):
+    """The tokens coverage.py's parser reads (its multi-line map and its scan of each statement's
+    first line), from 3.11's C tokenizer instead of the tokenize module, pure Python there and two
+    thirds of an analysis. The C tokenizer leaves out comments and blank lines, which the parser
+    passes over; layout tokens get tokenize's empty text (a statement's NEWLINE can carry its line's
+    comment there) and operators tokenize's OP type. Only the lines matter to the parser."""
+    for text_of, kind, line, end_line, column, end_column, line_text in _C_TOKENS(text):
+        if kind in _LAYOUT_TOKENS:
+            text_of = ""
+        elif kind not in _WORD_TOKENS:
+            kind = token.OP
+        yield tokenize.TokenInfo(kind, text_of, (line, column), (end_line, end_column), line_text)
 
 
 def statement_arc(arc, multiline, fixers=None):

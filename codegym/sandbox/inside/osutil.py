@@ -39,8 +39,10 @@ def set_process_name(name):
     """The name ps and perf show (at most 15 bytes): which role a sandbox process plays. Written to
     /proc/self/comm (what prctl(PR_SET_NAME) sets) without ctypes, whose call machinery touches many
     objects: in a freshly forked program process each touched page is a copy-on-write fault."""
-    with contextlib.suppress(OSError):
+    try:  # not contextlib.suppress: its object and methods are more pages to touch
         write_proc_file("/proc/self/comm", name[:15])
+    except OSError:
+        pass
 
 
 def mallopt(option, value):
@@ -260,8 +262,10 @@ def read_proc_file(path):
 
 
 def set_oom_score_adj(value):
-    with contextlib.suppress(OSError):
+    try:  # (see set_process_name)
         write_proc_file("/proc/self/oom_score_adj", str(value))
+    except OSError:
+        pass
 
 
 # -- framed JSON on stream sockets (worker <-> harness, worker <-> zygote), fds on the header -----

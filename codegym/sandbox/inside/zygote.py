@@ -21,6 +21,7 @@ that ends with `mark` reads that clock again instead, which is exact only for a 
 had a child (the only kind `mark` lets go on).
 """
 
+import _signal
 import contextlib
 import fcntl
 import gc
@@ -499,7 +500,9 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
             code_fd if code_fd is not None else devnull,  # 7: the compiled candidate, when sent
         ]
     # out of the way first, so that placing one descriptor never overwrites another still to place
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in wanted]
+    high = []
+    for fd in wanted:  # a loop, not a comprehension: 3.11 makes each a function object and frame
+        high.append(fcntl.fcntl(fd, fcntl.F_DUPFD, 100))
     for target, fd in enumerate(high):
         os.dup2(fd, target)
     osutil.close_fds_except(set(range(len(wanted))))
@@ -509,8 +512,9 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     # (install_filters) the kernel keeps CPython's C handler, with SA_RESTART: a handler the program
     # sets only changes CPython's table and runs; SIG_IGN or SA_NOCLDWAIT, which would have the
     # kernel reap the program's children unmeasured, never reach the kernel. CPython reports each
-    # caught SIGCHLD then as a race, a report dropped here.
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    # caught SIGCHLD then as a race, a report dropped here. (_signal's own function: signal.signal's
+    # enum conversions touch ~30 pages of the inherited heap, each a copy-on-write fault.)
+    _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
     if zygote.sigchld_frozen:
         sys.unraisablehook = _quiet_sigchld_race
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
