@@ -41,15 +41,17 @@ def start_default_sandbox_early(argv: list[str]) -> bool:
         if arg.split("=", 1)[0] in SANDBOX_OPTIONS or arg[:2] in SANDBOX_SHORT_OPTIONS:
             return False
     rewarded = [arg for arg in argv if arg in ("--reward", "--no-reward")]
-    from codegym.reward.session import JudgingOptions
+    try:
+        from codegym.reward.session import JudgingOptions
+        from codegym.sandbox.backend import start_backend_early
 
-    if rewarded and rewarded[-1] == "--no-reward":
-        options = JudgingOptions(backend="local", reward=None)
-    else:
-        options = JudgingOptions(backend="local")  # the default reward configuration
-    from codegym.sandbox.backend import start_backend_early
-
-    return start_backend_early(**options.backend_arguments())
+        if rewarded and rewarded[-1] == "--no-reward":
+            options = JudgingOptions(backend="local", reward=None)
+        else:
+            options = JudgingOptions(backend="local")  # the default reward configuration
+        return start_backend_early(**options.backend_arguments())
+    except Exception:  # whatever failed here fails again where the command reports it
+        return False
 
 
 def start_sandbox_early(app: Any, argv: list[str]) -> bool:
