@@ -1045,7 +1045,10 @@ def serve(config):
 
 if __name__ == "__main__":
     exit_code = serve(json.loads(sys.argv[1]))
-    sys.stderr.flush()
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):  # the host went away: nothing to tell it
+        pass
     # Without the interpreter's teardown (~12 ms for this process's modules, paid by every pool's
     # close): the frames are written, and the kernel closes the descriptors either way.
     os._exit(exit_code)
