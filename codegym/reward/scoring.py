@@ -378,8 +378,10 @@ class RewardJudge:
             shown, others = self._shown_cases(task)
             visible_rate, gap_hidden_rate = case_rates(task, shown, hidden)
         reference = self._references.get(task.fingerprint)
-        if not (tree is None or isinstance(tree, ast.Module)):  # _UNPARSED
+        if tree is _UNPARSED:
             tree = parse_or_none(code)
+        if complexity is None and tree is not None:  # (code that does not parse has none)
+            complexity = complexity_report(code, first_line, tree)
         fired = run_detectors(
             self.config.detectors,
             DetectorInput(
@@ -404,7 +406,7 @@ class RewardJudge:
             "coverage": self._coverage(result, first_line, tree) if self.config.measures_coverage else None,
             "style": style.score(self.config.style_scale, self._style_line_allowance(task)),
             "complexity": complexity_score(
-                complexity if complexity is not None else complexity_report(code, first_line),
+                complexity,
                 reference.complexity if reference else None,
             ),
             "efficiency": self._efficiency(result, reference),
