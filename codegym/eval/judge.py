@@ -334,10 +334,8 @@ def _judge_into(
     size = chunk_size or max(16, 16 * int(getattr(backend, "workers", 2)))
     out_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    with (
-        out_path.open("a" if skip else "w", encoding="utf-8") as out,
-        ThreadPoolExecutor(max_workers=CHUNKS_IN_FLIGHT, thread_name_prefix="codegym-judge") as pool,
-    ):
+    pool = ThreadPoolExecutor(max_workers=CHUNKS_IN_FLIGHT, thread_name_prefix="codegym-judge")
+    with out_path.open("a" if skip else "w", encoding="utf-8") as out:
         pending: deque[Future[list[dict[str, Any]]]] = deque()
 
         def write(rows: list[dict[str, Any]]) -> None:
@@ -356,20 +354,38 @@ def _judge_into(
                 if on_row is not None:
                     on_row(row)
 
-        chunk: list[Sample] = []
-        for sample in _read_samples(samples_path, pack, skip):
-            chunk.append(sample)
-            if len(chunk) >= size:
+        try:
+            chunk: list[Sample] = []
+            for sample in _read_samples(samples_path, pack, skip):
+                chunk.append(sample)
+                if len(chunk) >= size:
+                    pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
+                    chunk = []
+                while len(pending) >= CHUNKS_IN_FLIGHT or (pending and pending[0].done()):
+                    write(pending.popleft().result())
+            if chunk:
                 pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
-                chunk = []
-            while len(pending) >= CHUNKS_IN_FLIGHT or (pending and pending[0].done()):
+            while pending:
                 write(pending.popleft().result())
-        if chunk:
-            pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
-        while pending:
-            write(pending.popleft().result())
+        except BaseException:
+            # Ctrl-C, or a chunk that failed: the chunks judged in full before it are kept, in order,
+            # and the ones still running are not waited for (an interrupted judge waited up to three
+            # chunks' time, ~100 s for slow samples): they end when the caller closes the backend.
+            _write_completed(pending, write)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    pool.shutdown()
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _write_completed(
+    pending: deque[Future[list[dict[str, Any]]]], write: Callable[[list[dict[str, Any]]], None]
+) -> None:
+    """Write the chunks at the head of `pending` that completed without an error, up to the first
+    that has not (rows stay in input order, so a resumed run starts right after them)."""
+    while pending and pending[0].done() and not pending[0].cancelled() and pending[0].exception() is None:
+        write(pending.popleft().result())
 
 
 def count_rows(samples_path: Path) -> int:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,8 @@ from codegym.eval.judge import JudgeError, judge_samples_file, resume_point
 from codegym.tasks.humaneval import load_humaneval_pack
 
 PACK = load_humaneval_pack()
+CODEGYM = str(Path(sys.executable).with_name("codegym"))
+SLOW = {"task_id": "HumanEval/0", "completion": "    import time\n    time.sleep(1.0)\n    return False\n"}
 
 
 def write_samples(path: Path, rows: list) -> Path:
@@ -88,3 +94,44 @@ def test_out_file_of_another_run_is_never_overwritten(tmp_path: Path, local_back
     assert out.read_text() == before
     judge_samples_file(second, PACK, local_backend, out, resume=False)
     assert read_rows(out)[0]["task_id"] == "HumanEval/1"
+
+
+def test_ctrl_c_keeps_the_whole_chunks_judged_and_waits_for_no_other(tmp_path: Path) -> None:
+    """SIGINT while slow chunks are in flight: the command exits at once (it used to wait for the
+    chunks in flight, ~100 s for a docker judge of slow samples), and the rows already judged stay,
+    whole and in order, for the resume."""
+    rows = [canonical(f"HumanEval/{i}") for i in range(16)] + [SLOW] * 32  # chunks of 16 on one worker
+    samples = write_samples(tmp_path / "samples.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    argv = [
+        CODEGYM,
+        "judge",
+        str(samples),
+        "--pack",
+        "humaneval",
+        "--out",
+        str(out),
+        "--no-reward",
+        "-w",
+        "1",
+    ]
+    judge = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and out.read_text().count("\n") >= 16) and time.monotonic() < deadline:
+            assert judge.poll() is None, judge.communicate()[0].decode()[-2000:]
+            time.sleep(0.1)
+        judge.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
+        output = judge.communicate(timeout=120)[0].decode(errors="replace")
+        waited = time.monotonic() - interrupted
+    finally:
+        if judge.poll() is None:
+            judge.kill()
+            judge.wait()
+    assert judge.returncode == 130, output[-2000:]
+    assert "run the same command again to resume" in output
+    assert waited < 30, waited  # each slow chunk in flight takes over 45 s
+    judged = read_rows(out)
+    assert [r["row"] for r in judged] == list(range(16)) and all(r["passed"] for r in judged)
+    assert resume_point(samples, out) == 16

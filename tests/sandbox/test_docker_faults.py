@@ -167,12 +167,15 @@ def test_sigint_of_a_docker_judge_removes_its_containers(engine: Engine, tmp_pat
         assert len(owned_by(engine, judge.pid)) == 2
         time.sleep(1.0)
         judge.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
         output = judge.communicate(timeout=120)[0].decode(errors="replace")
+        waited = time.monotonic() - interrupted
     finally:
         if judge.poll() is None:
             judge.kill()
             judge.wait()
     assert judge.returncode != 0, output[-2000:]
+    assert waited < 60, waited  # the three chunks in flight would take ~100 s: they are not waited for
     assert owned_by(engine, judge.pid) == [], output[-2000:]
     assert (tmp_path / "out.jsonl").exists()
 
