@@ -1,6 +1,7 @@
 """How `codegym judge` starts: on the default local sandbox its workers begin before typer and the
 commands are imported (`codegym.cli.entry`), and the command's session receives exactly them; any
-command line that names its sandbox, or is not a judge, starts nothing there. Real workers."""
+command line that names another sandbox, a cluster or a reward configuration, or is not a judge,
+starts nothing there. Real workers."""
 
 from __future__ import annotations
 
@@ -56,13 +57,44 @@ def test_a_rewarded_judge_begins_workers_that_measure_coverage() -> None:
 
 
 @pytest.mark.parametrize(
+    ("argv", "workers"),
+    [
+        (judge_argv("--backend", "local", "--no-reward"), 0),
+        (judge_argv("--backend=local", "--no-reward"), 0),
+        (judge_argv("-b", "local", "--no-reward"), 0),
+        (judge_argv("-blocal", "--no-reward"), 0),
+        (judge_argv("--no-reward", "--workers", "1"), 1),
+        (judge_argv("--no-reward", "--workers=1"), 1),
+        (judge_argv("--no-reward", "-w", "1", "-b", "local"), 1),
+        (judge_argv("--no-reward", "-w1"), 1),
+        (judge_argv("--no-reward", "-b", "docker", "-b", "local", "-w", "2", "-w", "1"), 1),  # the last wins
+    ],
+)
+def test_a_judge_naming_the_local_backend_or_its_workers_begins_those(argv: list[str], workers: int) -> None:
+    """The command line that the issue's benchmark runs names `--backend local`: the same backend as
+    the default, begun as early."""
+    try:
+        assert start_default_sandbox_early(argv)
+        [early] = begun()
+        with create_backend("local", workers=workers + 1) as other:  # another number of workers
+            assert other is not early
+        with create_backend("local", workers=workers) as backend:
+            assert backend is early and begun() == []
+    finally:
+        close_early_backends()
+
+
+@pytest.mark.parametrize(
     "argv",
     [
-        judge_argv("--backend", "local", "--no-reward"),
         judge_argv("-b", "docker"),
-        judge_argv("--workers=1"),
-        judge_argv("-w", "1"),
+        judge_argv("--backend=ray", "-w", "1"),
+        judge_argv("-b", "local", "-b", "docker"),  # the last wins, as in click
+        judge_argv("--workers", "two"),
+        judge_argv("-w-1"),
+        judge_argv("--workers"),  # no value: the command says so
         judge_argv("--reward-config", "configs/reward/default.yaml"),
+        judge_argv("--reward-config=configs/reward/default.yaml", "-b", "local"),
         judge_argv("--ray-address", "auto"),
         judge_argv("--help"),
         ["eval", "--no-reward"],
@@ -98,6 +130,22 @@ def test_the_console_script_judges_through_its_early_workers(tmp_path: Path) -> 
     assert completed.returncode == 0, completed.stderr
     judged = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [row["passed"] for row in judged] == [True, False]
+    # it ends without the interpreter's teardown: what it printed to a pipe is there all the same
+    assert "2 rows judged, 1 passed" in completed.stdout and completed.stdout.endswith("\n")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    argv = [
+        CODEGYM,
+        "judge",
+        str(empty),
+        "--pack",
+        "humaneval",
+        "--no-reward",
+        "--out",
+        str(tmp_path / "o.jsonl"),
+    ]
+    failed = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert failed.returncode == 1 and "nothing was judged" in failed.stderr  # other exits as before
 
 
 def test_the_sandbox_imports_without_the_task_registry() -> None:

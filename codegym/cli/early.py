@@ -24,34 +24,64 @@ from typing import Any
 # Commands whose backend is started early once typer has parsed the command line: the docker
 # backend, where the start is long.
 EARLY_BACKENDS = ("docker",)
-# The options of `judge` that choose its sandbox: a judge command line naming none of them judges on
-# the local backend's default workers, and those can begin before typer is even imported.
-SANDBOX_OPTIONS = ("--backend", "--workers", "--ray-address", "--reward-config")
-SANDBOX_SHORT_OPTIONS = ("-b", "-w")
+# The options of `judge` that choose its sandbox. A command line naming none of them, or naming only
+# the local backend and a number of workers, judges on local workers that can begin before typer is
+# even imported; one naming a cluster or a reward configuration is left to the command.
+BACKEND_OPTIONS = ("--backend", "-b")
+WORKERS_OPTIONS = ("--workers", "-w")
+UNGUESSED_OPTIONS = ("--ray-address", "--reward-config")
 
 
 def start_default_sandbox_early(argv: list[str]) -> bool:
     """Begin the local sandbox of `codegym judge ARGV` before typer and the commands are imported
-    (~50 ms of the command's start, then ~40 ms more to its backend), when ARGV names none of the
-    options that choose a sandbox; True when one was begun. A guess: the command hands the backend
-    over only when its own parsed arguments ask for the same one (see `start_backend_early`)."""
+    (~50 ms of the command's start, then ~40 ms more to its backend), when ARGV asks for the local
+    backend (by default or by `--backend local`) and names no cluster or reward configuration; True
+    when one was begun. A guess: the command hands the backend over only when its own parsed
+    arguments ask for the same one (see `start_backend_early`)."""
     if not argv or argv[0] != "judge" or "--help" in argv:
         return False
-    for arg in argv[1:]:
-        if arg.split("=", 1)[0] in SANDBOX_OPTIONS or arg[:2] in SANDBOX_SHORT_OPTIONS:
-            return False
+    values = _sandbox_option_values(argv[1:])
+    if values is None or values.get("backend", "local") != "local":
+        return False
+    try:
+        workers = int(values.get("workers", "0"))
+    except ValueError:
+        return False  # the command reports the bad value itself
+    if workers < 0:
+        return False
     rewarded = [arg for arg in argv if arg in ("--reward", "--no-reward")]
     try:
         from codegym.reward.session import JudgingOptions
         from codegym.sandbox.backend import start_backend_early
 
         if rewarded and rewarded[-1] == "--no-reward":
-            options = JudgingOptions(backend="local", reward=None)
-        else:
-            options = JudgingOptions(backend="local")  # the default reward configuration
+            options = JudgingOptions(backend="local", workers=workers, reward=None)
+        else:  # the default reward configuration
+            options = JudgingOptions(backend="local", workers=workers)
         return start_backend_early(**options.backend_arguments())
     except Exception:  # whatever failed here fails again where the command reports it
         return False
+
+
+def _sandbox_option_values(args: list[str]) -> dict[str, str] | None:
+    """The raw values of `--backend` and `--workers` in ARGS (the last one given wins, as in click),
+    or None when ARGS names an option this guess leaves to the command."""
+    values: dict[str, str] = {}
+    for index, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if name in UNGUESSED_OPTIONS:
+            return None
+        for key, options in (("backend", BACKEND_OPTIONS), ("workers", WORKERS_OPTIONS)):
+            long_option, short_option = options
+            if name == long_option or arg == short_option:
+                if not equals:
+                    if index + 1 == len(args):
+                        return None  # a missing value: the command reports it
+                    value = args[index + 1]
+                values[key] = value
+            elif arg.startswith(short_option) and not arg.startswith("--"):
+                values[key] = arg[len(short_option) :]  # click's attached short value: -w2
+    return values
 
 
 def start_sandbox_early(app: Any, argv: list[str]) -> bool:
