@@ -2,7 +2,43 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    pid: int
+    returncode: int
+    output: str
+    waited_s: float  # from the signal to the end
+
+
+def interrupted_command(
+    argv: Sequence[str], ready: Callable[[subprocess.Popen], bool], *, settle_s: float = 0.0
+) -> Interrupted:
+    """Run ARGV until `ready(process)` (within 120 s), then SIGINT it as Ctrl-C would, and wait for
+    it to end; it is killed if it outlives 120 s more."""
+    process = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while not ready(process) and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()[0].decode()[-2000:]
+            time.sleep(0.1)
+        assert ready(process), "the command never got ready"
+        time.sleep(settle_s)
+        process.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
+        output = process.communicate(timeout=120)[0].decode(errors="replace")
+        return Interrupted(process.pid, process.returncode, output, time.monotonic() - interrupted)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def write_pack(

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from codegym.eval.judge import JudgeError, judge_samples_file, resume_point
 from codegym.tasks.humaneval import load_humaneval_pack
+from tests.helpers import interrupted_command
 
 PACK = load_humaneval_pack()
 CODEGYM = str(Path(sys.executable).with_name("codegym"))
@@ -103,35 +101,14 @@ def test_ctrl_c_keeps_the_whole_chunks_judged_and_waits_for_no_other(tmp_path: P
     rows = [canonical(f"HumanEval/{i}") for i in range(16)] + [SLOW] * 32  # chunks of 16 on one worker
     samples = write_samples(tmp_path / "samples.jsonl", rows)
     out = tmp_path / "out.jsonl"
-    argv = [
-        CODEGYM,
-        "judge",
-        str(samples),
-        "--pack",
-        "humaneval",
-        "--out",
-        str(out),
-        "--no-reward",
-        "-w",
-        "1",
-    ]
-    judge = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 120
-        while not (out.exists() and out.read_text().count("\n") >= 16) and time.monotonic() < deadline:
-            assert judge.poll() is None, judge.communicate()[0].decode()[-2000:]
-            time.sleep(0.1)
-        judge.send_signal(signal.SIGINT)
-        interrupted = time.monotonic()
-        output = judge.communicate(timeout=120)[0].decode(errors="replace")
-        waited = time.monotonic() - interrupted
-    finally:
-        if judge.poll() is None:
-            judge.kill()
-            judge.wait()
-    assert judge.returncode == 130, output[-2000:]
-    assert "run the same command again to resume" in output
-    assert waited < 30, waited  # each slow chunk in flight takes over 45 s
+    argv = [CODEGYM, "judge", str(samples), "--pack", "humaneval", "--out", str(out)]
+    judge = interrupted_command(
+        [*argv, "--no-reward", "-w", "1"],
+        lambda _: out.exists() and out.read_text().count("\n") >= 16,  # the first chunk is written
+    )
+    assert judge.returncode == 130, judge.output[-2000:]
+    assert "run the same command again to resume" in judge.output
+    assert judge.waited_s < 30, judge.waited_s  # each slow chunk in flight takes over 45 s
     judged = read_rows(out)
     assert [r["row"] for r in judged] == list(range(16)) and all(r["passed"] for r in judged)
     assert resume_point(samples, out) == 16

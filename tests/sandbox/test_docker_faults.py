@@ -22,6 +22,7 @@ from codegym.sandbox.docker.cleanup import labelled_containers
 from codegym.sandbox.docker.config import LABEL_OWNER
 from codegym.sandbox.types import ExecRequest, ExecStatus, Limits
 from tests.conftest import REPO_ROOT
+from tests.helpers import interrupted_command
 from tests.sandbox.docker_support import ADD_TESTS, docker_engine, sandbox_image
 
 pytestmark = pytest.mark.docker
@@ -154,29 +155,14 @@ def test_sigint_of_a_docker_judge_removes_its_containers(engine: Engine, tmp_pat
     row = {"task_id": "HumanEval/0", "completion": "    import time\n    time.sleep(0.3)\n    return False\n"}
     samples.write_text("\n".join(json.dumps(row) for _ in range(300)) + "\n")
     argv = [CODEGYM, "judge", str(samples), "--pack", "humaneval", "--out", str(tmp_path / "out.jsonl")]
-    judge = subprocess.Popen(
+    judge = interrupted_command(
         [*argv, "--backend", "docker", "--workers", "2", "--no-reward"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        lambda process: len(owned_by(engine, process.pid)) == 2,
+        settle_s=1.0,
     )
-    try:
-        deadline = time.monotonic() + 120
-        while len(owned_by(engine, judge.pid)) < 2 and time.monotonic() < deadline:
-            assert judge.poll() is None, judge.communicate()[0].decode()[-2000:]
-            time.sleep(0.2)
-        assert len(owned_by(engine, judge.pid)) == 2
-        time.sleep(1.0)
-        judge.send_signal(signal.SIGINT)
-        interrupted = time.monotonic()
-        output = judge.communicate(timeout=120)[0].decode(errors="replace")
-        waited = time.monotonic() - interrupted
-    finally:
-        if judge.poll() is None:
-            judge.kill()
-            judge.wait()
-    assert judge.returncode != 0, output[-2000:]
-    assert waited < 60, waited  # the three chunks in flight would take ~100 s: they are not waited for
-    assert owned_by(engine, judge.pid) == [], output[-2000:]
+    assert judge.returncode != 0, judge.output[-2000:]
+    assert judge.waited_s < 60, judge.waited_s  # the 3 chunks in flight would take ~100 s: not waited for
+    assert owned_by(engine, judge.pid) == [], judge.output[-2000:]
     assert (tmp_path / "out.jsonl").exists()
 
 
