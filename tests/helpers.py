@@ -23,7 +23,9 @@ def interrupted_command(
 ) -> Interrupted:
     """Run ARGV until `ready(process)` (within 120 s), then SIGINT it as Ctrl-C would, and wait for
     it to end; it is killed if it outlives 120 s more."""
-    process = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_default_sigint
+    )
     try:
         deadline = time.monotonic() + 120
         while not ready(process) and time.monotonic() < deadline:
@@ -39,6 +41,12 @@ def interrupted_command(
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def _default_sigint() -> None:
+    """SIGINT as a terminal's process has it: a test run in the background (`nohup`, `cmd &` in a
+    script) ignores SIGINT, its children inherit that, and Python leaves an ignored SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def write_pack(
