@@ -354,6 +354,16 @@ def _judge_into(
                 if on_row is not None:
                     on_row(row)
 
+        writing = False  # a chunk's rows are being written: an interrupt there ends the file
+
+        def write_first() -> None:
+            nonlocal writing
+            rows = pending[0].result()
+            writing = True
+            write(rows)
+            pending.popleft()
+            writing = False
+
         try:
             chunk: list[Sample] = []
             for sample in _read_samples(samples_path, pack, skip):
@@ -362,16 +372,19 @@ def _judge_into(
                     pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
                     chunk = []
                 while len(pending) >= CHUNKS_IN_FLIGHT or (pending and pending[0].done()):
-                    write(pending.popleft().result())
+                    write_first()
             if chunk:
                 pending.append(pool.submit(_judge_chunk, chunk, pack, backend, reward))
             while pending:
-                write(pending.popleft().result())
+                write_first()
         except BaseException:
-            # Ctrl-C, or a chunk that failed: the chunks judged in full before it are kept, in order,
-            # and the ones still running are not waited for (an interrupted judge waited up to three
+            # Ctrl-C, or a chunk that failed: while waiting for a chunk, the chunks already judged in
+            # full are written, in order, after the rows before them (an interrupt while writing
+            # writes nothing more: the rows stay a prefix of the input, the resume's starting point);
+            # the chunks still running are not waited for (an interrupted judge waited up to three
             # chunks' time, ~100 s for slow samples): they end when the caller closes the backend.
-            _write_completed(pending, write)
+            if not writing:
+                _write_completed(pending, write)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     pool.shutdown()
