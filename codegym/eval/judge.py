@@ -383,8 +383,8 @@ def _judge_into(
             # writes nothing more: the rows stay a prefix of the input, the resume's starting point);
             # the chunks still running are not waited for (an interrupted judge waited up to three
             # chunks' time, ~100 s for slow samples): they end when the caller closes the backend.
-            if not writing:
-                _write_completed(pending, write)
+            while not writing and pending and _succeeded(pending[0]):
+                write_first()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     pool.shutdown()
@@ -392,13 +392,9 @@ def _judge_into(
     return summary
 
 
-def _write_completed(
-    pending: deque[Future[list[dict[str, Any]]]], write: Callable[[list[dict[str, Any]]], None]
-) -> None:
-    """Write the chunks at the head of `pending` that completed without an error, up to the first
-    that has not (rows stay in input order, so a resumed run starts right after them)."""
-    while pending and pending[0].done() and not pending[0].cancelled() and pending[0].exception() is None:
-        write(pending.popleft().result())
+def _succeeded(future: Future[Any]) -> bool:
+    """Whether `future` is done with a result (not cancelled, no exception)."""
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 def count_rows(samples_path: Path) -> int:
