@@ -50,6 +50,7 @@ from codegym.sandbox.inside import packages
 from codegym.sandbox.inside.osutil import WORKER_CAPABILITIES
 from codegym.sandbox.placement import pinned_workers, plan_cpus, usable_cpus
 from codegym.sandbox.pool import WorkerPool
+from codegym.sandbox.precompile import store_dir_for
 
 INSIDE_DIR = Path(__file__).resolve().parent / "inside"
 SANDBOX_INSIDE_MOUNT = "/run/codegym-inside"
@@ -132,6 +133,13 @@ class LocalSandboxConfig:
     uid_base: int | None = field(
         default=None,
         metadata={"help": "First of the pool's uids when run as root (default: random per pool)."},
+    )
+    compiled_tests_dir: str = field(
+        default="default",
+        metadata={
+            "help": "Where test modules compiled on the host are kept between runs, one small file per "
+            "test set: default (~/.cache/codegym/prepared-tests), off, or a directory."
+        },
     )
     pin_cpus: bool = field(
         default=True,
@@ -343,6 +351,7 @@ class LocalBackend(PooledBackend):
             start_timeout_s=self.config.start_timeout_s,
             max_retries=self.config.max_retries,
             tests_dir=TESTS_DIR,
+            compiled_tests_dir=store_dir_for(self.config.compiled_tests_dir),
         )
 
     @property

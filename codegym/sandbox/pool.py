@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from codegym.sandbox.inside import protocol
 from codegym.sandbox.precompile import HostTestCompiler
@@ -253,10 +254,11 @@ class WorkerPool:
         start_timeout_s: float = 30.0,
         max_retries: int = 2,
         tests_dir: str | None = None,
+        compiled_tests_dir: Path | None = None,
     ) -> None:
         """`tests_dir`: the harness's test directory in the workers; when given, test modules are
-        compiled here on the host once per distinct test set instead of once per worker
-        (see precompile.py)."""
+        compiled here on the host once per distinct test set instead of once per worker, and kept
+        in `compiled_tests_dir` between runs when that is given (see precompile.py)."""
         if size < 1:
             raise ValueError(f"worker pool size must be >= 1, got {size}")
         if (launch is None) == (transport is None):
@@ -280,7 +282,7 @@ class WorkerPool:
         self._launcher = Launcher()
         self.restarts = 0
         self.executions = 0
-        self._compiler = HostTestCompiler(tests_dir) if tests_dir else None
+        self._compiler = HostTestCompiler(tests_dir, store_dir=compiled_tests_dir) if tests_dir else None
         self._dispatch: ThreadPoolExecutor | None = None  # execute_many's threads (see _dispatcher)
         self._dispatch_prefix = f"codegym-pool-{id(self):x}"
 

@@ -68,6 +68,7 @@ from codegym.sandbox.local import (
     worker_uids,
 )
 from codegym.sandbox.pool import WorkerPool
+from codegym.sandbox.precompile import store_dir_for
 
 
 def _release(pool: WorkerPool, engine: Engine, pool_id: str, sweeper: threading.Thread) -> None:
@@ -118,6 +119,7 @@ class DockerBackend(PooledBackend):
             start_timeout_s=self.config.start_timeout_s,
             max_retries=self.config.max_retries,
             tests_dir=TESTS_DIR,  # the image's Python ignores the host's bytecode if its magic differs
+            compiled_tests_dir=store_dir_for(self.config.compiled_tests_dir),
         )
         # Runs at close() or, if nobody closes us, at interpreter exit: no container outlives us.
         self._release = weakref.finalize(self, _release, self.pool, self.engine, self.pool_id, self._sweeper)

@@ -73,6 +73,13 @@ class DockerSandboxConfig:
         default=None,
         metadata={"help": "First of the pool's uids, two per container slot (default: random per pool)."},
     )
+    compiled_tests_dir: str = field(
+        default="default",
+        metadata={
+            "help": "Where test modules compiled on the host are kept between runs, one small file per "
+            "test set: default (~/.cache/codegym/prepared-tests), off, or a directory."
+        },
+    )
     pin_cpus: bool = field(
         default=True,
         metadata={
