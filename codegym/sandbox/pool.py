@@ -29,7 +29,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -483,7 +483,9 @@ class WorkerPool:
                     future.result()
         else:
             dispatcher = self._dispatcher()
-            for future in [dispatcher.submit(run, i) for i in range(len(items))]:
+            futures = [dispatcher.submit(run, i) for i in range(len(items))]
+            wait(futures)  # one wake-up for the batch, not one per result (a context switch each)
+            for future in futures:
                 future.result()
         return [r for r in results if r is not None]
 
