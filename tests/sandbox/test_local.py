@@ -1063,7 +1063,8 @@ def test_a_request_queued_behind_a_lost_run_is_sent_again_for_free() -> None:
     results, restarts = _batch_with_the_first_worker_killed(1, 2, sleep_s=0.4, kill_after_s=0.25)
     assert [r.status for r in results] == [ExecStatus.PASSED] * 2
     assert restarts == 1
-    assert [r.attempts for r in results] == [2, 1]
+    # the two dispatch threads race to the worker, so either request may be the one it was running
+    assert sorted(r.attempts for r in results) == [1, 2]
 
 
 def test_a_replaced_worker_takes_every_request_slot_of_the_old_one() -> None:
