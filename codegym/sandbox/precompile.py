@@ -10,7 +10,9 @@ set, named by a digest of everything the bytecode depends on: the tests, the run
 directory, the interpreter's bytecode magic and the rewriting code's own source (as __pycache__
 keys a module's bytecode). Compiling HumanEval's 164 test sets costs a start of the CLI ~0.1 s of
 CPU on the path to its first results. The store is the host's: no sandboxed process can reach it.
-A file that is unreadable, truncated or fails its checksum is compiled again and replaced.
+What it holds runs in the harness, so it is used only while the directory is the user's own and
+writable by nobody else (made 0700, its files 0600). A file that is unreadable, truncated or fails
+its checksum is compiled again and replaced.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def default_store_dir() -> Path:
 
 
 def store_dir_for(setting: str) -> Path | None:
-    """A backend's `test_cache` setting as a directory: `default`, `off` (None) or a path."""
+    """A backend's `compiled_tests_dir` setting as a directory: `default`, `off` (None) or a path."""
     if setting == "off":
         return None
     if setting in ("", "default"):
@@ -97,7 +99,7 @@ class HostTestCompiler:
         return hashlib.sha256(repr(material).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
     def _load(self, digest: str) -> dict[str, Any] | None:
-        if self.store_dir is None:
+        if self.store_dir is None or not self._store_is_private():
             return None
         try:
             stored = json.loads((self.store_dir / f"{digest}.json").read_bytes())
@@ -117,9 +119,23 @@ class HostTestCompiler:
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             self.store_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not self._store_is_private():
+                return
             data = {"format": STORE_FORMAT, "sha256": _checksum(wire), "wire": wire}
-            temporary.write_text(json.dumps(data), encoding="utf-8")
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with open(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(data))
             os.replace(temporary, path)
         except OSError:
             with contextlib.suppress(OSError):
                 temporary.unlink()
+
+    def _store_is_private(self) -> bool:
+        """The store directory belongs to this user and no one else may write to it (another user who
+        could would choose the code the harness runs)."""
+        assert self.store_dir is not None
+        try:
+            info = os.stat(self.store_dir)
+        except OSError:
+            return False
+        return info.st_uid == os.getuid() and not info.st_mode & 0o022

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,7 @@ def test_a_test_set_compiled_once_is_loaded_by_the_next_run(tmp_path: Path, comp
     assert compiles == [TESTS]
     [entry] = entries(tmp_path)
     assert entry.name == f"{first['key']}.json"
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
     assert not list(tmp_path.glob(".*"))  # no temporary file left behind
     second = HostTestCompiler(TESTS_DIR, store_dir=tmp_path).wire_for(request())
     assert compiles == [TESTS]  # the new process (a new compiler) compiled nothing
@@ -100,6 +103,29 @@ def test_the_key_covers_everything_the_bytecode_depends_on(monkeypatch: pytest.M
     monkeypatch.undo()
     monkeypatch.setattr(precompile, "_rewriter_fingerprint", lambda: "another rewrite")
     assert key() != base  # the tests are rewritten differently
+
+
+@pytest.mark.parametrize("exposure", ["writable by others", "another user's"])
+def test_a_store_others_could_write_to_is_not_used(
+    tmp_path: Path, compiles: list[str], exposure: str
+) -> None:
+    """Its files would choose the code the harness runs: such a store is neither read nor written."""
+    trusted = tmp_path / "trusted"
+    HostTestCompiler(TESTS_DIR, store_dir=trusted).wire_for(request())
+    store = tmp_path / "store"
+    store.mkdir()
+    for entry in entries(trusted):  # a valid entry is already there: only the check keeps it out
+        entry.rename(store / entry.name)
+    if exposure == "writable by others":
+        store.chmod(0o777)
+    elif os.getuid() == 0:
+        os.chown(store, 4321, 4321)
+    else:
+        pytest.skip("giving a directory to another user needs root")
+    HostTestCompiler(TESTS_DIR, store_dir=store).wire_for(request())
+    HostTestCompiler(TESTS_DIR, store_dir=store).wire_for(request(TESTS + "\n"))
+    assert compiles == [TESTS, TESTS, TESTS + "\n"]
+    assert len(entries(store)) == 1  # nothing written there either
 
 
 def test_an_unwritable_store_costs_only_the_compile(tmp_path: Path, compiles: list[str]) -> None:
