@@ -385,7 +385,7 @@ class LocalBackend(PooledBackend):
         if self.isolation == "bwrap":
             return self._bwrap_command(slot)
         mounts = {"entries": self._unshare_entries()}
-        worker = str(INSIDE_DIR / "worker.py")  # the worker mounts the sandbox's view itself
+        boot = str(INSIDE_DIR / "boot.py")  # the worker mounts the sandbox's view itself
         return [
             "unshare",
             *_namespace_flags_unshare(self.privileged),
@@ -393,7 +393,7 @@ class LocalBackend(PooledBackend):
             "-I",
             "-S",
             "-B",
-            worker,
+            boot,
             self._worker_config(slot, mounts),
         ]
 
@@ -435,7 +435,7 @@ class LocalBackend(PooledBackend):
         if self.privileged:
             for capability in WORKER_CAPABILITIES:
                 argv += ["--cap-add", capability]
-        argv += ["--", self.python, "-I", "-S", "-B", f"{SANDBOX_INSIDE_MOUNT}/worker.py"]
+        argv += ["--", self.python, "-I", "-S", "-B", f"{SANDBOX_INSIDE_MOUNT}/boot.py"]
         argv.append(self._worker_config(slot, None))
         return argv
 

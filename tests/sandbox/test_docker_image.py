@@ -150,7 +150,15 @@ def test_image_layout_is_what_the_backend_relies_on() -> None:
         engine.close()
     layout = json.loads(output)
     assert layout["python"] == IMAGE_PYTHON and layout["version"] == [3, 11]
-    for name in ("worker.py", "zygote.py", "harness.py", "program.py", "packages.py", "__pycache__"):
+    for name in (
+        "boot.py",
+        "worker.py",
+        "zygote.py",
+        "harness.py",
+        "program.py",
+        "packages.py",
+        "__pycache__",
+    ):
         assert name in layout["inside"], layout["inside"]
     assert layout["uid"] == IMAGE_DEFAULT_UID and layout["setuid"] == [] and not layout["sandbox_user"]
     assert not layout["site_on_path"] and layout["writable"] == []

@@ -1171,10 +1171,12 @@ def test_worker_killed_from_outside_is_replaced_and_the_run_retried() -> None:
         assert backend.pool.restarts == 1
 
 
-def test_worker_refuses_to_run_in_the_hosts_pid_namespace() -> None:
+@pytest.mark.parametrize("entry", ["boot.py", "worker.py"])
+def test_worker_refuses_to_run_in_the_hosts_pid_namespace(entry: str) -> None:
+    """Through either way in: boot.py (what the backends run) and worker.py as a script."""
     config = json.dumps({"host_pid_namespace": os.readlink("/proc/self/ns/pid")})
     completed = subprocess.run(
-        [sys.executable, "-I", str(INSIDE_DIR / "worker.py"), config],
+        [sys.executable, "-I", str(INSIDE_DIR / entry), config],
         capture_output=True,
         timeout=30,
         input=b"",

@@ -180,7 +180,7 @@ class DockerBackend(PooledBackend):
         return {
             "image": self.image_id,  # the id, not the tag: exactly the image recorded in results
             # -S: no site packages; the worker puts the image's site directories on each process's path
-            "entrypoint": [IMAGE_PYTHON, "-I", "-S", "-B", f"{IMAGE_INSIDE_DIR}/worker.py"],
+            "entrypoint": [IMAGE_PYTHON, "-I", "-S", "-B", f"{IMAGE_INSIDE_DIR}/boot.py"],
             "command": [json.dumps(self._worker_config(slot))],
             # root, to switch between the program's and the harness's uids; capabilities as above
             "user": "0:0",

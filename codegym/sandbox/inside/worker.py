@@ -1043,8 +1043,9 @@ def serve(config):
             return 3  # something a run left behind could not be removed: let the host replace us
 
 
-if __name__ == "__main__":
-    exit_code = serve(json.loads(sys.argv[1]))
+def main(config_text):
+    """Serve with the JSON config CONFIG_TEXT until told to stop, then exit (see boot.py)."""
+    exit_code = serve(json.loads(config_text))
     try:
         sys.stderr.flush()
     except (OSError, ValueError):  # the host went away: nothing to tell it
@@ -1052,3 +1053,7 @@ if __name__ == "__main__":
     # Without the interpreter's teardown (~12 ms for this process's modules, paid by every pool's
     # close): the frames are written, and the kernel closes the descriptors either way.
     os._exit(exit_code)
+
+
+if __name__ == "__main__":  # boot.py is the way in (compiled); this one compiles the worker first
+    main(sys.argv[1])
