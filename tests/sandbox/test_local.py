@@ -727,6 +727,63 @@ def test_coverage_probe_agrees_with_coverage_py_reports(tmp_path, source: str, r
         assert [list(x) if isinstance(x, tuple) else x for x in ours[key]] == theirs[key], key
 
 
+PAUSED_SOURCE = (
+    "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n\n\n"
+    "def outer(callback):\n    x = 1\n    callback()\n    return x + 1\n"
+)
+
+
+@pytest.mark.parametrize("recorder", ["lean", "collector"])
+def test_a_paused_tracer_misses_only_what_ran_while_paused(tmp_path, recorder: str) -> None:
+    """The program server pauses the tracer around its own codec work (program._untraced_frame):
+    what runs meanwhile is not counted; what runs before and after is, around a callback into the
+    test as well, where the pause happens inside a call made from a traced frame (`outer`'s lines
+    after its callback). coverage.py's own collector does not pause: it counts everything."""
+    sys.path.insert(0, str(INSIDE_DIR))
+    import coverage_probe
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        tracer = coverage_probe.Tracer(str(tmp_path), "solution.py")
+        if recorder == "collector":
+            tracer.recorder = coverage_probe._CoverageRecorder(tracer.path)
+        tracer.warm_import(str(tmp_path), "solution.py")  # as in the zygote: learns the data's packing
+        (tmp_path / "solution.py").write_text(PAUSED_SOURCE)
+        statements, possible, multiline, fixers = coverage_probe.analyse(
+            PAUSED_SOURCE, str(tmp_path / "solution.py")
+        )
+        tracer.start()
+        import solution
+
+        solution.a()
+        tracer.pause()
+        solution.b()
+        tracer.resume()
+        solution.c()
+        tracer.set_target(statements, possible, multiline, fixers)
+        tracer.finish_if_complete()  # pauses for its own work, and goes on: not complete yet
+        tracer.finish_if_complete()  # nothing new since: goes on all the same
+
+        def callback() -> None:
+            tracer.pause()
+            solution.b()
+            tracer.resume()
+
+        solution.outer(callback)
+        tracer.stop()
+        report = coverage_probe.report(tracer.raw_arcs(), statements, possible, multiline, fixers)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.path.remove(str(INSIDE_DIR))
+        sys.modules.pop("solution", None)
+    if recorder == "lean":
+        assert report["executed_lines"] == [1, 2, 5, 9, 10, 13, 14, 15, 16]
+        assert report["missing_lines"] == [6]
+    else:
+        assert report["executed_lines"] == [1, 2, 5, 6, 9, 10, 13, 14, 15, 16]
+        assert report["missing_lines"] == []
+
+
 def test_return_types_are_recorded(local_backend: LocalBackend) -> None:
     solution = "def pick(x):\n    return [x] if x else None\n"
     tests = (
