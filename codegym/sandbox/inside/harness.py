@@ -40,6 +40,7 @@ on in the verdict pass's process):
 """
 
 import _signal
+import functools
 import os
 import signal
 import sys
@@ -910,7 +911,7 @@ def _prepared(message, layout, cache):
 def _forget_run(baseline_modules, layout):
     """Drop the modules of this run's task: the program's proxy, the repo's (trusted but per task),
     the tests' and conftest modules. Standard-library and pytest modules stay loaded."""
-    roots = tuple(os.path.realpath(layout[key]) + os.sep for key in ("repo", "tests"))
+    roots = _run_roots(layout["repo"], layout["tests"])
     for name, module in list(sys.modules.items()):
         if name in baseline_modules:
             continue
@@ -925,3 +926,11 @@ def _forget_run(baseline_modules, layout):
             # again (each look resolves its paths, one lstat per path component)
             baseline_modules.add(name)
     sys.path_importer_cache.clear()
+
+
+@functools.lru_cache(maxsize=4)
+def _run_roots(*directories):
+    """The run's directories, resolved, each with a trailing separator: resolved once per worker
+    (one lstat per path component, twice per run otherwise); the worker made them and keeps them,
+    and nothing that runs in a run can change them."""
+    return tuple(os.path.realpath(path) + os.sep for path in directories)
