@@ -27,7 +27,6 @@ import socket
 import struct
 import sys
 import time
-import traceback
 import types
 
 REPLY = struct.Struct("<ii")  # exit code, whether the next case may run in this process (1) or not (0)
@@ -143,7 +142,10 @@ def run_once(path, code_object):
         fit = not isinstance(exc, (MemoryError, RecursionError, KeyboardInterrupt))
         try:  # the program's frames only (not this runner's)
             tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-            traceback.print_exception(type(exc), exc, tb)
+            exc.__traceback__ = tb
+            # the interpreter's own printer (in C, the same text as the traceback module's): that
+            # module and its imports would otherwise sit in the zygote's heap, paid by every fork
+            sys.__excepthook__(type(exc), exc, tb)
         except BaseException:
             pass
     # threading is not imported here: the zygote loads this module, and threading's at-fork hook
