@@ -735,7 +735,7 @@ PAUSED_SOURCE = (
 
 @pytest.mark.parametrize("recorder", ["lean", "collector"])
 def test_a_paused_tracer_misses_only_what_ran_while_paused(tmp_path, recorder: str) -> None:
-    """The program server pauses the tracer around its own codec work (program._untraced_frame):
+    """The program server pauses the tracer around its own codec work (program._untraced):
     what runs meanwhile is not counted; what runs before and after is, around a callback into the
     test as well, where the pause happens inside a call made from a traced frame (`outer`'s lines
     after its callback). coverage.py's own collector does not pause: it counts everything."""

@@ -164,9 +164,33 @@ class ProgramServer:
 
     def receive(self):
         kind, body = self.channel.receive()
+        return (kind, *self._decode(body))
+
+    def _decode(self, body):
         decoder = wire.Decoder(body, self.hooks)
         value = decoder.decode()
-        return kind, value, decoder.memo
+        return value, decoder.memo
+
+    def _untraced(self, function, *args):
+        """`function(*args)`, with the coverage tracer paused during a coverage pass: for the
+        server's own work between the candidate's calls (decoding a request, describing and encoding
+        an answer). Those lines are not the program's, and traced they ran ~3 times slower (the
+        coverage pass serves every request again). Paused and resumed in this one frame, so the
+        tracer's record of the frames it entered stays balanced."""
+        coverage = self.coverage
+        if coverage is None:
+            return function(*args)
+        coverage.pause()
+        try:
+            return function(*args)
+        finally:
+            coverage.resume()
+
+    def _exception_frame(self, kind, exc):
+        return self._frame(kind, self._exception_info(exc))
+
+    def _exports_frame(self):
+        return self._frame(b"r", self._exports())
 
     # -- start -----------------------------------------------------------------------------
     def start(self, coverage=None):
@@ -176,21 +200,10 @@ class ProgramServer:
                 coverage.start()
             self.module = self._import_candidate()
         except BaseException as exc:  # SystemExit at import included: reported, never re-raised
-            self._send_untraced(b"i", self._exception_info, exc)
+            self.channel.send(*self._untraced(self._exception_frame, b"i", exc))
             return False
-        self._send_untraced(b"r", self._exports)
+        self.channel.send(*self._untraced(self._exports_frame))
         return True
-
-    def _send_untraced(self, kind, describe, *args):
-        """Send `describe(*args)`, made and encoded with the tracer paused (see _untraced_frame)."""
-        coverage = self.coverage
-        if coverage is not None:
-            coverage.pause()
-        try:
-            self.send(kind, describe(*args))
-        finally:
-            if coverage is not None:
-                coverage.resume()
 
     def _import_candidate(self):
         """The candidate module. A top-level module file in scratch is read, compiled and executed
@@ -273,16 +286,10 @@ class ProgramServer:
 
     def serve(self):
         while True:
-            coverage = self.coverage
-            if coverage is not None:
-                coverage.pause()  # our decoding is not the program's (see _untraced_frame)
             try:
-                kind, message, memo = self.receive()
+                kind, message, memo = self._untraced(self.receive)
             except EOFError:
                 return
-            finally:
-                if coverage is not None:
-                    coverage.resume()
             if kind == b"Q":
                 return
             if kind == b"A":
@@ -307,28 +314,12 @@ class ProgramServer:
             result = handler(self, *message)
         except BaseException as exc:
             self.known.pop()
-            return self._untraced_frame(b"e", exc)
+            return self._untraced(self._exception_frame, b"e", exc)
         known = self.known.pop()
         if type(result) is tuple and len(result) == 2 and result[0] is _MUTATED:
             value, mutations = result[1]
-            return self._untraced_frame(b"m", value, known=known, extra=mutations)
-        return self._untraced_frame(b"o", result, known=known)
-
-    def _untraced_frame(self, kind, value, known=None, extra=None):
-        """`_frame`, with the coverage tracer paused during a coverage pass: our codec's lines are
-        not the program's, and traced they ran ~3 times slower (the coverage pass serves every
-        request again). For kind b"e" `value` is the exception, described here. Paused and resumed
-        in this frame, so the tracer's record of the frames it entered stays as it was."""
-        coverage = self.coverage
-        if coverage is not None:
-            coverage.pause()
-        try:
-            if kind == b"e":
-                value = self._exception_info(value)
-            return self._frame(kind, value, known, extra)
-        finally:
-            if coverage is not None:
-                coverage.resume()
+            return self._untraced(self._frame, b"m", value, known, mutations)
+        return self._untraced(self._frame, b"o", result, known)
 
     def _call(self, function, args, kwargs):
         if not (any(type(a) not in wire.IMMUTABLE_SCALARS for a in args) or kwargs):
@@ -484,19 +475,12 @@ class ProgramServer:
                 same = False
                 break
             kind, body, answer_kind, answer_body = entry
-            coverage = self.coverage
-            if coverage is not None:
-                coverage.pause()  # our decoding is not the program's (see _untraced_frame)
             try:
-                decoder = wire.Decoder(body, self.hooks)
-                message = decoder.decode()
+                message, memo = self._untraced(self._decode, body)
             except Exception:
                 same = False
                 break
-            finally:
-                if coverage is not None:
-                    coverage.resume()
-            if self._answer(kind, message, decoder.memo) != (answer_kind, answer_body):
+            if self._answer(kind, message, memo) != (answer_kind, answer_body):
                 same = False
                 break
             served += 1
