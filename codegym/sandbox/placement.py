@@ -31,7 +31,11 @@ def usable_cpus() -> list[int]:
 
 
 def pinned_workers(proc: str = "/proc") -> Counter[int]:
-    """How many running sandbox workers are pinned to each CPU (workers of every pool on the machine)."""
+    """How many running sandbox workers are pinned to each CPU (workers of every pool on the machine).
+
+    Each process's name is read from its `comm` (the kernel writes a few bytes) and only a worker's
+    `status` (the kernel assembles ~50 lines, ~0.5 ms each) is read for its CPUs: a pool's start
+    stays quick on a machine running hundreds of processes."""
     counts: Counter[int] = Counter()
     try:
         entries = os.listdir(proc)
@@ -41,11 +45,12 @@ def pinned_workers(proc: str = "/proc") -> Counter[int]:
         if not entry.isdigit():
             continue
         try:
+            with open(f"{proc}/{entry}/comm", "rb") as handle:
+                if handle.read().rstrip(b"\n") != WORKER_PROCESS_NAME.encode():
+                    continue
             with open(f"{proc}/{entry}/status", encoding="ascii", errors="replace") as handle:
                 status = handle.read()
         except OSError:  # gone meanwhile, or not ours to read
-            continue
-        if not status.startswith(f"Name:\t{WORKER_PROCESS_NAME}\n"):
             continue
         for line in status.splitlines():
             if line.startswith("Cpus_allowed_list:"):

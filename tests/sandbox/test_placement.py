@@ -44,6 +44,7 @@ def test_with_one_cpu_nothing_is_pinned() -> None:
 def test_only_workers_pinned_to_a_single_cpu_are_counted(tmp_path) -> None:
     def process(pid: int, name: str, allowed: str) -> None:
         (tmp_path / str(pid)).mkdir()
+        (tmp_path / str(pid) / "comm").write_text(f"{name}\n")
         (tmp_path / str(pid) / "status").write_text(
             f"Name:\t{name}\nState:\tS (sleeping)\nCpus_allowed:\tf\nCpus_allowed_list:\t{allowed}\n"
         )
