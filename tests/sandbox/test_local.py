@@ -101,6 +101,26 @@ def test_the_candidate_module_is_what_the_import_system_makes(
     assert result.status is ExecStatus.PASSED, result
 
 
+def test_a_program_process_inherits_none_of_the_workers_modules(local_backend: LocalBackend) -> None:
+    """A program process is a fork of the zygote, and each module the zygote holds is copied at every
+    fork and torn down at every exit: boot.py forks the zygote before the worker's own modules load,
+    and the codec loads datetime, decimal and fractions on first use. So a program finds loaded
+    what it runs on (the zygote's and the program server's modules, the preloaded typing) and none
+    of the worker's, json, socket, the seccomp builder or those three."""
+    solution = "import sys\n\ndef loaded():\n    return sorted(sys.modules)\n"
+    tests = (
+        "from solution import loaded\n\n"
+        "ABSENT = ('worker', 'protocol', 'harness', 'remote', 'seccomp', 'platform', 'json', 'socket',\n"
+        "          'datetime', 'decimal', 'fractions')\n\n"
+        "def test_absent():\n"
+        "    assert [name for name in ABSENT if name in loaded()] == []\n\n"
+        "def test_present():\n"
+        "    assert {'zygote', 'program', 'wire', 'typing'} <= set(loaded())\n"
+    )
+    result = run(local_backend, solution, tests)
+    assert result.status is ExecStatus.PASSED, result.tests
+
+
 def test_nothing_a_program_does_to_its_module_reaches_the_next_program() -> None:
     """The candidate's module object is made once by the zygote and copied (copy-on-write) into each
     program process: what one program writes into it, or into its spec, stays in that process."""

@@ -1921,3 +1921,41 @@ def test_settle_walks_only_the_codecs_containers_and_the_tasks_own_classes() -> 
     assert internal.item is copy and original == [1]  # not walked
     wire.settle([internal], same_as, objects=lambda obj: type(obj) is Internal)
     assert internal.item is original and original == [2]  # a class of the task's: walked
+
+
+def test_dates_decimals_and_fractions_cross_in_a_process_that_loads_them_late() -> None:
+    """A program process starts without datetime, decimal and fractions (the codec loads them on the
+    first such value, see wire.load_value_types): values of those types, and of subclasses of them,
+    made after the program imports one (or only its C module), cross as they do anywhere; and a
+    process that never imported them decodes them."""
+    import subprocess
+
+    script = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import wire
+late = ("datetime", "_datetime", "decimal", "_decimal", "fractions")
+assert not [name for name in late if name in sys.modules], sorted(sys.modules)
+fresh = wire.decode(bytes.fromhex(sys.argv[2]))
+import _decimal
+assert wire.decode(wire.encode([_decimal.Decimal("2.50")])) == [_decimal.Decimal("2.50")]
+import datetime
+class Day(datetime.date):
+    pass
+value = [Day(2024, 2, 29), datetime.datetime(2024, 1, 2, 3, 4, 5), datetime.timedelta(seconds=9)]
+import fractions
+value.append(fractions.Fraction(3, 4))
+back = wire.decode(wire.encode(value))
+assert back == value and type(back[0]) is datetime.date, back
+print(repr(fresh))
+"""
+    value = [datetime.date(2020, 5, 17), decimal.Decimal("-0.10"), fractions.Fraction(-7, 3)]
+    inside = os.path.dirname(wire.__file__)
+    completed = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", script, inside, wire.encode(value).hex()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == repr(value)

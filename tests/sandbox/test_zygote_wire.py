@@ -1,12 +1,14 @@
 """The worker <-> zygote messages (sandbox/inside/zygote_wire.py): a message sent again goes as its
 number and comes back equal, numbers are reused least-recently-sent first, pass accounts survive the
-binary record, and anything unusual stays JSON."""
+binary record, and anything unusual goes marshalled whole."""
 
 from __future__ import annotations
 
 import pytest
 
 from codegym.sandbox.inside.zygote_wire import (
+    MARSHALLED,
+    RECORD,
     REPEAT,
     STORE,
     RequestDecoder,
@@ -72,14 +74,14 @@ def test_numbers_are_reused_least_recently_sent_first() -> None:
 )
 def test_replies_survive_the_binary_record(reply: dict) -> None:
     body = encode_reply(reply)
-    assert not body.startswith(b"{")
+    assert body.startswith(RECORD)
     assert decode_reply(body) == reply
 
 
-def test_errors_and_unknown_replies_stay_json() -> None:
+def test_errors_and_unknown_replies_go_marshalled_whole() -> None:
     for reply in (
         {"op": "spawned", "pid": None, "error": "the program process did not start", "previous": {}},
         {"op": "error", "error": "unknown op 'x'"},
     ):
         body = encode_reply(reply)
-        assert body.startswith(b"{") and decode_reply(body) == reply
+        assert body.startswith(MARSHALLED) and decode_reply(body) == reply

@@ -17,13 +17,13 @@ harness starts a fresh process for the next. Nothing here decides a verdict: the
 it read from the pipes, and an exit code can only turn a correct answer into a runtime error.
 """
 
+import _socket
 import atexit
 import builtins
 import gc
 import io
 import os
 import signal
-import socket
 import struct
 import sys
 import time
@@ -210,7 +210,9 @@ def _has_children():
 def serve_cases(sock_fd, path):
     """Run cases until the harness closes the socket (or a case makes this process unfit). Never
     returns."""
-    server = socket.socket(fileno=sock_fd)
+    import osutil  # the zygote's (this folder is off a program's import path; sys.modules has it)
+
+    server = _socket.socket(fileno=sock_fd)  # the C socket: socket.py is not loaded here
     for name in ("exit", "quit"):
         if not hasattr(builtins, name):
             setattr(builtins, name, _Exit(name))
@@ -225,7 +227,7 @@ def serve_cases(sock_fd, path):
     devnull = os.open(os.devnull, os.O_RDWR)
     while True:
         try:
-            message, fds, _flags, _address = socket.recv_fds(server, 16, 3)
+            message, fds = osutil.recv_fds(server, 16, 3)
         except OSError:
             os._exit(0)
         if not message or len(fds) != 3:

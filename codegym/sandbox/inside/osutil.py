@@ -1,11 +1,15 @@
-"""Small Linux helpers for the in-sandbox processes (stdlib + ctypes only)."""
+"""Small Linux helpers for the in-sandbox processes (stdlib + ctypes only).
 
+The zygote loads this module too, and every program process inherits what the zygote loaded: json
+and the socket module are left out of it (the framed messages' JSON codec is imported where it is
+first used, in the worker and the harness; descriptors travel through the C socket methods)."""
+
+import _socket
+import array
 import contextlib
 import ctypes
 import errno
-import json
 import os
-import socket
 import struct
 
 PR_SET_PDEATHSIG = 1
@@ -13,6 +17,7 @@ PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 M_ARENA_MAX = -8
 IPC_RMID = 0
 
@@ -43,6 +48,19 @@ def set_process_name(name):
         write_proc_file("/proc/self/comm", name[:15])
     except OSError:
         pass
+
+
+def install_seccomp_filter(encoded):
+    """Install a seccomp filter, ENCODED as struct sock_filter records (seccomp.encoded_filters), on
+    the calling thread; no_new_privs must be set already. Raises OSError when the kernel refuses."""
+    code = ctypes.create_string_buffer(encoded, len(encoded))
+    # struct sock_fprog {unsigned short len; struct sock_filter *filter;}, native alignment
+    program = ctypes.create_string_buffer(struct.pack("@HP", len(encoded) // 8, ctypes.addressof(code)))
+    address, zero = ctypes.c_ulong(ctypes.addressof(program)), ctypes.c_ulong(0)
+    mode = ctypes.c_ulong(SECCOMP_MODE_FILTER)
+    if _libc.prctl(ctypes.c_int(PR_SET_SECCOMP), mode, address, zero, zero) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl(PR_SET_SECCOMP): {os.strerror(err)}")
 
 
 def mallopt(option, value):
@@ -273,11 +291,31 @@ def set_oom_score_adj(value):
 
 def json_body(payload):
     """A frame's body as JSON (the default form of every framed message)."""
+    import json  # not at the top: see the module's docstring
+
     return json.dumps(payload, separators=(",", ":")).encode("utf-8")
 
 
 def from_json_body(body):
+    import json
+
     return json.loads(bytes(body).decode("utf-8"))
+
+
+def send_fds(sock, data, fds):
+    """socket.send_fds for any socket object, the C module's too: bytes of DATA sent."""
+    return sock.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))])
+
+
+def recv_fds(sock, size, max_fds):
+    """socket.recv_fds for any socket object: (data, up to MAX_FDS descriptors) from one recvmsg
+    (the kernel closes any descriptor beyond what the buffer holds)."""
+    fds = array.array("i")
+    data, ancillary, _flags, _address = sock.recvmsg(size, _socket.CMSG_LEN(max_fds * fds.itemsize))
+    for level, kind, payload in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds.frombytes(payload[: len(payload) - (len(payload) % fds.itemsize)])
+    return data, list(fds)
 
 
 def send_message(sock, payload, fds=(), encode=json_body):
@@ -285,7 +323,7 @@ def send_message(sock, payload, fds=(), encode=json_body):
     body = encode(payload)
     data = _FRAME.pack(len(body)) + body
     if fds:
-        sent = socket.send_fds(sock, [data], list(fds))
+        sent = send_fds(sock, data, list(fds))
         if sent < len(data):
             sock.sendall(data[sent:])
     else:
@@ -295,7 +333,7 @@ def send_message(sock, payload, fds=(), encode=json_body):
 def receive_message(sock, max_fds=4, decode=from_json_body):
     """(payload, fds) from a blocking socket; (None, []) at EOF. `decode` reads the frame's body
     (JSON by default)."""
-    header, fds, _flags, _address = socket.recv_fds(sock, 4, max_fds)
+    header, fds = recv_fds(sock, 4, max_fds)
     if not header:
         return None, []
     while len(header) < 4:

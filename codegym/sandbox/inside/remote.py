@@ -980,6 +980,7 @@ def _behaviour_of(klass, name):
     return False
 
 
+wire.load_value_types()  # the harness's tests may hold dates, Decimals and Fractions from the start
 _PLAIN_LEAVES = frozenset((type(None), bool, int, float, complex, str, bytes, bytearray, range))
 _PLAIN_LEAVES |= {type(Ellipsis)}
 _PLAIN_LEAVES |= {wire._Date, wire._DateTime, wire._Time, wire._TimeDelta, wire._Decimal, wire._Fraction}

@@ -355,6 +355,16 @@ def _encode(program):
     return b"".join(_SOCK_FILTER.pack(code, jt, jf, k) for code, jt, jf, k in program)
 
 
+def encoded_filters():
+    """(the program filter, the SIGCHLD filter) as the kernel reads them, struct sock_filter records,
+    or None on an unsupported architecture: built by the worker and installed by the zygote
+    (osutil.install_seccomp_filter), which then never loads this module."""
+    arch = current_arch()
+    if arch is None:
+        return None
+    return _encode(build_program(arch)), _encode(build_sigchld_program(arch))
+
+
 def prepare_program_filter():
     """Build the filter once (a zygote does this before forking): returns a function that installs
     it on the calling thread and returns True, or None on an unsupported architecture."""

@@ -32,10 +32,7 @@ socket's), frames of a 4-byte length, then a one-byte message kind and one encod
 
 import array
 import collections
-import datetime
-import decimal
 import enum
-import fractions
 import os
 import re
 import select
@@ -60,17 +57,17 @@ _C128 = struct.Struct("<dd")
 _FRAME = struct.Struct(">I")
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
-_Date, _DateTime, _Time, _TimeDelta = datetime.date, datetime.datetime, datetime.time, datetime.timedelta
-_TimeZone = datetime.timezone
+# datetime's, decimal's and fractions' types: set by load_value_types, on first use
+_Date = _DateTime = _Time = _TimeDelta = _TimeZone = _Decimal = _Fraction = _IsoCalendarDate = None
+_DecimalError = None
 _OrderedDict = collections.OrderedDict
-_Decimal, _Fraction, _Deque = decimal.Decimal, fractions.Fraction, collections.deque
+_Deque = collections.deque
 _Pattern = type(re.compile(""))
 _Enum = enum.Enum
 _Counter, _DefaultDict, _Array = collections.Counter, collections.defaultdict, array.array
 _DictKeys, _DictItems = type({}.keys()), type({}.items())
 _OdictKeys, _OdictItems = type(_OrderedDict().keys()), type(_OrderedDict().items())
 _Ellipsis = type(Ellipsis)
-_IsoCalendarDate = type(_Date(2000, 1, 1).isocalendar())
 _ARRAY_TYPECODES = frozenset(array.typecodes) - {"u"}  # "u" (wchar_t) is deprecated
 _PATTERN_FLAGS = re.IGNORECASE | re.LOCALE | re.MULTILINE | re.DOTALL | re.UNICODE | re.VERBOSE | re.ASCII
 
@@ -155,6 +152,8 @@ def _stdlib_tuple_class(label):
         return None
     module_name, attribute = entry
     if attribute is None:
+        if "datetime" in sys.modules:
+            load_value_types()
         return _IsoCalendarDate
     module = sys.modules.get(module_name)
     if type(module) is not types.ModuleType:
@@ -352,6 +351,9 @@ class Encoder:
             if index is not None:
                 self.out += b"A" + _U32.pack(index)
         method = _ENCODERS.get(kind)
+        if method is None and _Date is None and _value_types_in_use():
+            load_value_types()
+            method = _ENCODERS.get(kind)
         if method is not None:
             method(self, obj)
             return
@@ -648,12 +650,6 @@ _ENCODERS = {
     set: Encoder.set_,
     frozenset: Encoder.frozenset_,
     _Deque: Encoder.deque_,
-    _Date: Encoder.date_,
-    _DateTime: Encoder.datetime_,
-    _Time: Encoder.time_,
-    _TimeDelta: Encoder.timedelta_,
-    _Decimal: Encoder.decimal_,
-    _Fraction: Encoder.fraction_,
     range: Encoder.range_,
     _Pattern: Encoder.pattern_,
     _Counter: Encoder.counter_,
@@ -667,7 +663,7 @@ _ENCODERS = {
     _Ellipsis: Encoder.ellipsis_,
 }
 # datetime before date (a datetime is a date); the rest are disjoint
-_SUBCLASS_ENCODERS = (
+_SUBCLASS_ENCODERS = [
     (int, Encoder.integer),
     (float, Encoder.floating),
     (complex, Encoder.complex_),
@@ -680,13 +676,7 @@ _SUBCLASS_ENCODERS = (
     (set, Encoder.set_),
     (frozenset, Encoder.frozenset_),
     (_Deque, Encoder.deque_),
-    (_DateTime, Encoder.datetime_),
-    (_Date, Encoder.date_),
-    (_Time, Encoder.time_),
-    (_TimeDelta, Encoder.timedelta_),
-    (_Decimal, Encoder.decimal_),
-    (_Fraction, Encoder.fraction_),
-)
+]
 _BASE_ENCODERS = dict(_SUBCLASS_ENCODERS)
 # the plain types a class instance can carry as its value (tag `o`, layout `V`)
 VALUE_BASES = (tuple, list, dict, set, frozenset, int, float, str, bytes)
@@ -736,7 +726,48 @@ def encode_class_instance(encoder: Encoder, obj: object, klass: type) -> None:
 # sent back after a call.
 IMMUTABLE_SCALARS = frozenset((type(None), bool, int, float, complex, str, bytes))
 # values whose identity no call can change the contents of: never marked `A`
-_NEVER_CHANGED = IMMUTABLE_SCALARS | {tuple, frozenset, range, _Decimal, _Fraction, _Date, _DateTime, _Time}
+_NEVER_CHANGED = set(IMMUTABLE_SCALARS | {tuple, frozenset, range})
+
+# Modules whose loading means values of datetime's, decimal's or fractions' types may exist here.
+_VALUE_TYPE_MODULES = ("datetime", "_datetime", "decimal", "_decimal", "_pydecimal", "fractions")
+
+
+def _value_types_in_use():
+    modules = sys.modules
+    return any(name in modules for name in _VALUE_TYPE_MODULES)
+
+
+def load_value_types():
+    """Load datetime, decimal and fractions and add their types to the codec's tables: on the first
+    value of one of them to encode or decode (a process holding such a value has loaded its module).
+    Not at import: a program process inherits every module its zygote loaded, and these weigh
+    ~400 kB and two shared libraries, copied at each program's fork and torn down at its exit,
+    while few programs use them."""
+    global _Date, _DateTime, _Time, _TimeDelta, _TimeZone, _Decimal, _Fraction, _IsoCalendarDate
+    global _DecimalError
+    if _Date is not None:
+        return
+    import datetime
+    import decimal
+    import fractions
+
+    _DateTime, _Time, _TimeDelta = datetime.datetime, datetime.time, datetime.timedelta
+    _TimeZone, _Decimal, _Fraction = datetime.timezone, decimal.Decimal, fractions.Fraction
+    _DecimalError = decimal.InvalidOperation
+    _IsoCalendarDate = type(datetime.date(2000, 1, 1).isocalendar())
+    encoders = (
+        (_DateTime, Encoder.datetime_),  # before date: a datetime is a date
+        (datetime.date, Encoder.date_),
+        (_Time, Encoder.time_),
+        (_TimeDelta, Encoder.timedelta_),
+        (_Decimal, Encoder.decimal_),
+        (_Fraction, Encoder.fraction_),
+    )
+    _ENCODERS.update(encoders)
+    _SUBCLASS_ENCODERS.extend(encoders)
+    _BASE_ENCODERS.update(encoders)
+    _NEVER_CHANGED.update((_Decimal, _Fraction, datetime.date, _DateTime, _Time))
+    _Date = datetime.date  # last: the others are in place once it is set
 
 
 def encode(value, other=None, max_bytes=MAX_FRAME_BYTES, claim=None):
@@ -1037,6 +1068,7 @@ class Decoder:
             raise WireError(f"bad time zone offset: {exc}") from None
 
     def _datetime(self):
+        load_value_types()
         ordinal, seconds, micro = self.i32(), self.u32(), self.u32()
         fold = self._take(1)[0]
         tz = self._offset()
@@ -1048,6 +1080,7 @@ class Decoder:
             raise WireError(f"bad datetime: {exc}") from None
 
     def _time(self):
+        load_value_types()
         seconds, micro = self.u32(), self.u32()
         fold = self._take(1)[0]
         tz = self._offset()
@@ -1058,27 +1091,31 @@ class Decoder:
             raise WireError(f"bad time: {exc}") from None
 
     def _date(self):
+        load_value_types()
         try:
             return _Date.fromordinal(self.i32())
         except (ValueError, OverflowError) as exc:
             raise WireError(f"bad date: {exc}") from None
 
     def _timedelta(self):
+        load_value_types()
         try:
             return _TimeDelta(days=self.i32(), seconds=self.i32(), microseconds=self.i32())
         except (ValueError, OverflowError) as exc:
             raise WireError(f"bad timedelta: {exc}") from None
 
     def _decimal(self):
+        load_value_types()
         text = self.text()
         if len(text) > 10_000:
             raise WireError("a Decimal of more than 10,000 characters")
         try:
             return _Decimal(text)
-        except decimal.InvalidOperation:
+        except _DecimalError:
             raise WireError(f"bad Decimal {text[:40]!r}") from None
 
     def _fraction(self):
+        load_value_types()
         numerator, denominator = self._integer_value(), self._integer_value()
         if max(numerator.bit_length(), denominator.bit_length()) > 8 * MAX_FRACTION_PART_BYTES:
             raise WireError(

@@ -6,8 +6,8 @@ of its own PID namespace and holds only the capabilities it needs to switch uids
 up (CAP_SETUID, CAP_SETGID, CAP_KILL, CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER).
 
 Three kinds of processes work for it (see the README's "trust boundary"):
-* the zygote (zygote.py), forked at start-up before any request arrived: the clean parent and the
-  accountant of every program process;
+* the zygote (zygote.py), forked by boot.py before this module is even loaded, and launched once the
+  sandbox is set up: the clean parent and the accountant of every program process;
 * the harness (harness.py), forked from the worker for the first run (again after a run that went
   wrong), under the harness uid: serves run after run, holds each run's tests, runs them, streams
   every outcome here;
@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import osutil
 import protocol
+import seccomp
 import zygote
 import zygote_wire
 
@@ -258,8 +259,9 @@ class Run:
 
 
 class Worker:
-    def __init__(self, config):
+    def __init__(self, config, forked_zygote=None):
         self.config = config
+        self.forked_zygote = forked_zygote
         self.program_uid = config.get("program_uid")
         self.harness_uid = config.get("harness_uid")
         self.scratch_root = config.get("scratch_root", "/tmp/codegym")
@@ -294,8 +296,10 @@ class Worker:
         cpu = pin_to_cpu(self.config.get("cpu"))
         if self.config.get("mounts"):
             apply_mount_plan(self.config["mounts"])
+        capabilities = None
         if os.getuid() == 0 and self.config.get("limit_capabilities"):
-            osutil.capset({osutil.CAPABILITIES[name] for name in osutil.WORKER_CAPABILITIES})
+            capabilities = [osutil.CAPABILITIES[name] for name in osutil.WORKER_CAPABILITIES]
+            osutil.capset(set(capabilities))
         if os.getpid() != 1:
             osutil.prctl(osutil.PR_SET_CHILD_SUBREAPER, 1)
         here = os.path.dirname(os.path.abspath(__file__))
@@ -311,9 +315,17 @@ class Worker:
             "program_uid": self.program_uid,
             "program_path": [*self.stdlib_path, *program_site],
             "program_wipe": list(self.config.get("program_wipe", [])),
+            # what this process set up on itself, for the zygote to do the same on itself
+            "cwd": os.getcwd(),
+            "path": list(sys.path),
+            "cpu": cpu,
+            "capabilities": capabilities,
         }
         preload = list(self.config.get("preload", []))
-        self.zygote_pid, self.zygote = zygote.start(zygote_config, preload)
+        forked = self.forked_zygote or zygote.prefork()  # worker.py run as a script forks it here
+        self.forked_zygote = None
+        self.zygote_pid, channel = zygote.launch(forked, zygote_config, preload, seccomp.encoded_filters())
+        self.zygote = socket.socket(fileno=channel.detach())
         self.zygote.setblocking(True)
         # the harness side's modules are imported once here, after the zygote left with a small heap
         import coverage_probe
@@ -1004,7 +1016,7 @@ def _signal_name(number):
         return f"signal {number}"
 
 
-def serve(config):
+def serve(config, forked_zygote=None):
     # The protocol owns the original stdin/stdout; stray prints go to stderr instead.
     channel_in = os.fdopen(os.dup(0), "rb", buffering=0)
     channel_out = os.fdopen(os.dup(1), "wb")
@@ -1014,7 +1026,7 @@ def serve(config):
         # As a container's init, signals without a handler are already kept from its processes;
         # SIGINT has CPython's handler, so a process of our uid could otherwise interrupt us.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    worker = Worker(config)
+    worker = Worker(config, forked_zygote)
     try:
         info = worker.prepare()
     except Exception as exc:
@@ -1043,9 +1055,10 @@ def serve(config):
             return 3  # something a run left behind could not be removed: let the host replace us
 
 
-def main(config_text):
-    """Serve with the JSON config CONFIG_TEXT until told to stop, then exit (see boot.py)."""
-    exit_code = serve(json.loads(config_text))
+def main(config_text, forked_zygote=None):
+    """Serve with the JSON config CONFIG_TEXT until told to stop, then exit (see boot.py, which
+    passes the zygote it forked first; without one, it is forked from here)."""
+    exit_code = serve(json.loads(config_text), forked_zygote)
     try:
         sys.stderr.flush()
     except (OSError, ValueError):  # the host went away: nothing to tell it

@@ -1,8 +1,10 @@
 """The program zygote: the clean parent of every program process, and its accountant.
 
-The worker forks the zygote at start-up, before it has read any request, so the zygote's memory
-never held another run's tests, code or results — and neither does any program process, since
-each is forked from it. The zygote never runs program code itself.
+The worker's process forks the zygote first thing (boot.py: `prefork`), before it has loaded the
+worker's own modules or read any request, and `launch`es it once the sandbox is set up; so the
+zygote's memory never held another run's tests, code or results — and neither does any program
+process, since each is forked from it — and holds none of the worker's modules. The zygote never
+runs program code itself.
 
 Per pass (the verdict pass, a coverage pass, each timing repeat) the worker asks it to `spawn` a
 program process. First it ends the previous pass: with the program's uid as its effective uid it
@@ -22,15 +24,15 @@ had a child (the only kind `mark` lets go on).
 """
 
 import _signal
+import _socket
 import contextlib
 import fcntl
 import gc
-import json
+import marshal
 import os
 import resource
 import select
 import signal
-import socket
 import stat
 import sys
 import time
@@ -455,26 +457,24 @@ def _memory_kb(pid):
     return found["VmSize"], found["VmHWM"]
 
 
-def install_filters(zygote):
-    """The seccomp filters, on the zygote itself, once: every program process inherits them (the
-    zygote needs none of what they refuse). Before the second one freezes SIGCHLD's action, it
-    becomes CPython's own C handler with SA_RESTART (as under SIG_DFL, no blocking call, in C code
-    too, is cut by a child's exit): the zygote's wakeup pipe needs that handler, and a program
+def install_filters(zygote, filters):
+    """The seccomp filters (FILTERS: the program's and the SIGCHLD one, encoded by the worker; None
+    on an architecture without them), on the zygote itself, once: every program process inherits
+    them (the zygote needs none of what they refuse). Before the second one freezes SIGCHLD's action,
+    it becomes CPython's own C handler with SA_RESTART (as under SIG_DFL, no blocking call, in C
+    code too, is cut by a child's exit): the zygote's wakeup pipe needs that handler, and a program
     process, whose CPython table says SIG_DFL, keeps it (see become_program). Installing the second
     filter here instead of in each program process spares each its ctypes call (~50 copy-on-write
     faults)."""
-    import seccomp
-
-    install_program_filter = seccomp.prepare_program_filter()
-    if install_program_filter is None:
+    if filters is None:
         return
+    program_filter, sigchld_filter = filters
     osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
-    install_program_filter()
+    osutil.install_seccomp_filter(program_filter)
     zygote.no_new_privs = True
-    install_sigchld_filter = seccomp.prepare_sigchld_filter()
     signal.signal(signal.SIGCHLD, _child_exited)
     signal.siginterrupt(signal.SIGCHLD, False)
-    install_sigchld_filter()
+    osutil.install_seccomp_filter(sigchld_filter)
     zygote.sigchld_frozen = True
 
 
@@ -635,52 +635,89 @@ def set_program_defaults():
         stream.reconfigure(line_buffering=True)
 
 
-def start(config, preload):
-    """Fork the zygote from the (still clean) worker; returns (pid, the worker's end of its channel)."""
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+def prefork():
+    """Fork the zygote first thing (boot.py, before the worker has loaded its own modules): its heap
+    then holds only what it loads itself, and that is what each program process's fork copies and
+    its exit tears down (the worker's modules, json and the socket module among them, are not). It
+    waits, doing nothing, for `launch`; returns (pid, the worker's end of its channel)."""
+    ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
-        code = 1
-        try:
-            ours.close()
-            osutil.set_process_name("cg-zygote")
-            osutil.prctl(osutil.PR_SET_PDEATHSIG, signal.SIGKILL)
-            osutil.prctl(osutil.PR_SET_CHILD_SUBREAPER, 1)
-            os.setsid()
-            keep = {theirs.fileno(), 2}
-            osutil.close_fds_except(keep)
-            devnull = os.open(os.devnull, os.O_RDWR)
-            os.dup2(devnull, 0)
-            os.dup2(devnull, 1)
-            for name in preload:
-                try:
-                    if name == "coverage":  # a pool that measures coverage: only its tracer is needed here
-                        import coverage_probe
-
-                        coverage_probe.preload()
-                    else:
-                        __import__(name)
-                except Exception:
-                    pass
-
-            import program  # imported here, so program processes never pay for it
-
-            program.rehearse()
-            zygote = Zygote(config, theirs)
-            install_filters(zygote)
-            set_program_defaults()
-            skip_threading_fork_reset()
-            # objects that exist now are never collected: a collection in a program process would
-            # otherwise write to every inherited page (copy-on-write faults are costly)
-            gc.freeze()
-            code = zygote.serve()
-        except BaseException as exc:
-            sys.stderr.write(f"zygote failed: {type(exc).__name__}: {exc}\n")
-        finally:
-            os._exit(code)
+        ours.close()
+        _run(theirs, parent)  # never returns
     theirs.close()
     return pid, ours
 
 
+def launch(forked, config, preload, filters):
+    """Send the zygote PREFORK made its configuration, once the worker has set up the sandbox (its
+    checks, mounts and capabilities): the zygote takes the worker's CPU, capabilities and import path
+    (CONFIG's `cpu`, `capabilities`, `path`, `cwd`), loads PRELOAD and installs FILTERS (from
+    seccomp.encoded_filters, or None), then serves. Returns FORKED."""
+    _pid, channel = forked
+    message = {"config": config, "preload": list(preload), "filters": filters}
+    osutil.send_message(channel, message, encode=marshal.dumps)
+    return forked
+
+
+def _run(channel, parent):
+    code = 1
+    try:
+        osutil.prctl(osutil.PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the worker was gone before the line above
+            os._exit(code)
+        osutil.set_process_name("cg-zygote")
+        osutil.prctl(osutil.PR_SET_CHILD_SUBREAPER, 1)
+        os.setsid()
+        osutil.close_fds_except({channel.fileno(), 2})
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 0)
+        os.dup2(devnull, 1)
+        message, _fds = osutil.receive_message(channel, max_fds=0, decode=marshal.loads)
+        if message is None:  # the worker did not start
+            os._exit(0)
+        config = message["config"]
+        _take_worker_setup(config)
+        for name in message["preload"]:
+            try:
+                if name == "coverage":  # a pool that measures coverage: only its tracer is needed here
+                    import coverage_probe
+
+                    coverage_probe.preload()
+                else:
+                    __import__(name)
+            except Exception:
+                pass
+
+        import program  # imported here, so program processes never pay for it
+
+        program.rehearse()
+        zygote = Zygote(config, channel)
+        install_filters(zygote, message["filters"])
+        set_program_defaults()
+        skip_threading_fork_reset()
+        # objects that exist now are never collected: a collection in a program process would
+        # otherwise write to every inherited page (copy-on-write faults are costly)
+        gc.freeze()
+        code = zygote.serve()
+    except BaseException as exc:
+        sys.stderr.write(f"zygote failed: {type(exc).__name__}: {exc}\n")
+    finally:
+        os._exit(code)
+
+
+def _take_worker_setup(config):
+    """What the worker set up on itself after the fork, done here the same way: its directory in
+    the sandbox's (pivoted) root, its import path, its CPU, its capabilities, its malloc arenas."""
+    os.chdir(config["cwd"])
+    sys.path[:] = config["path"]
+    if config.get("cpu") is not None:
+        os.sched_setaffinity(0, {config["cpu"]})
+    if config.get("capabilities") is not None:
+        osutil.capset(set(config["capabilities"]))
+    osutil.mallopt(osutil.M_ARENA_MAX, 2)
+
+
 if __name__ == "__main__":  # for manual debugging only
-    print(json.dumps({"zygote": "run through worker.py"}))
+    print("the zygote runs through boot.py (or worker.py)")

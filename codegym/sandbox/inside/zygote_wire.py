@@ -1,17 +1,21 @@
 """The worker <-> zygote messages, in a form that is cheap for the zygote to read and write.
 
-After every fork, each page the zygote writes costs it a copy-on-write fault, and a JSON message
-touches about ninety of them (the codec's code, its caches, the objects it makes). The messages a
+After every fork, each page the zygote writes costs it a copy-on-write fault, and decoding a whole
+message touches dozens of them (the objects it makes). The messages a
 worker sends repeat exactly from run to run (the same limits, paths and flags), so the worker sends
-each distinct message as JSON once, under a number, and afterwards only the number; the zygote's
-replies are a fixed binary record, except errors and anything unusual (JSON, a body starting "{").
+each distinct message once, under a number, and afterwards only the number; the zygote's replies are
+a fixed binary record, except errors and anything unusual.
+
+Whole messages go marshalled (both ends are trusted processes of ours; no program process holds
+this channel): the C codec, and no json module in the zygote, whose every loaded module each program
+process inherits.
 """
 
-import json
+import marshal
 import struct
 from collections import OrderedDict
 
-REPEAT, STORE, RECORD = b"#", b"=", b"B"
+REPEAT, STORE, RECORD, MARSHALLED = b"#", b"=", b"B", b"M"
 MAX_STORED = 64
 _NUMBER = struct.Struct(">H")
 # op, pid (-1: none), flags (1: clean, 2: a pass's account follows), cpu_s, total_cpu_s,
@@ -41,8 +45,7 @@ class RequestEncoder:
         else:  # the least recently sent gives up its number
             _, number = self.numbers.popitem(last=False)
         self.numbers[key] = number
-        text = json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
-        return STORE + _NUMBER.pack(number) + text
+        return STORE + _NUMBER.pack(number) + marshal.dumps(message)
 
 
 class RequestDecoder:
@@ -54,7 +57,7 @@ class RequestDecoder:
     def __call__(self, body):
         number = _NUMBER.unpack_from(body, 1)[0]
         if body[:1] == STORE:
-            self.stored[number] = json.loads(bytes(body[3:]).decode("utf-8"))
+            self.stored[number] = marshal.loads(bytes(body[3:]))
         return self.stored[number]
 
 
@@ -69,7 +72,7 @@ def encode_reply(reply):
         and (op == "spawned" or reply.get("pid") is None)
     )
     if not plain:
-        return json.dumps(reply, separators=(",", ":")).encode("utf-8")
+        return MARSHALLED + marshal.dumps(reply)
     pid = reply.get("pid")
     kind = previous.get("kind")
     flags = 1 if previous.get("clean") else 0
@@ -93,8 +96,8 @@ def encode_reply(reply):
 
 
 def decode_reply(body):
-    if body[:1] != RECORD:
-        return json.loads(bytes(body).decode("utf-8"))
+    if body[:1] == MARSHALLED:
+        return marshal.loads(bytes(body[1:]))
     op, pid, flags, cpu, total, peak, exit_code, signal = _RECORD.unpack_from(body, 1)
     previous = {"clean": bool(flags & 1)}
     if flags & 2:
