@@ -385,13 +385,13 @@ class Worker:
         solution = request["solution_path"]
         for relative, content in request["files"].items():
             targets = [layout["template"]] + ([layout["repo"]] if relative != solution else [])
+            data = content.encode("utf-8", "surrogatepass")  # what text mode writes on POSIX
             for base in targets:
                 path = os.path.join(base, relative)
                 directory = os.path.dirname(path)
                 if directory != base:
                     os.makedirs(directory, mode=0o755, exist_ok=True)
-                with open(path, "w", encoding="utf-8", errors="surrogatepass") as handle:
-                    handle.write(content)
+                _write_file(path, data)
 
     def _empty_run(self, layout):
         clean = osutil.empty_directory(layout["repo"]) and osutil.empty_directory(layout["tests"])
@@ -936,6 +936,18 @@ _CASE_STATUS = {
     "memory": "memory",
     "output_limit": "output_limit",
 }
+
+
+def _write_file(path, data):
+    """Create or truncate PATH with DATA (mode 0666 less the umask, as open() would), through bare
+    descriptors: a text file object (its buffer, codec and isatty/seek calls) cost ~4x as much."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def _uid_of(pid):
