@@ -47,9 +47,10 @@ REAP_TIMEOUT_S = 5.0
 
 
 class Zygote:
-    def __init__(self, config, channel):
+    def __init__(self, config, channel, devnull):
         self.config = config
         self.channel = channel
+        self.devnull = devnull  # /dev/null, read-write: what a program gets for the streams it is not given
         self.program_uid = config.get("program_uid")
         self.program_path = list(config.get("program_path") or [])
         self.wipe = [str(p) for p in config.get("program_wipe", [])]
@@ -286,13 +287,14 @@ class Zygote:
         template = self._module_template(message) if not message.get("main") else None
         notify_r, notify_w = os.pipe()
         go_r, go_w = os.pipe()
+        plan = self._program_plan(message, rpc, stdio, notify_w, go_r, code_fd)
         state = self.pass_state = _pass_state(message.get("kind", ""))
         pid = os.fork()
         if pid == 0:
             try:
                 os.close(notify_r)
                 os.close(go_w)
-                become_program(self, message, rpc, stdio, notify_w, go_r, probe, code_fd, template)
+                become_program(self, message, plan, probe, template)
             finally:
                 os._exit(70)
         state["pid"] = pid
@@ -316,6 +318,39 @@ class Zygote:
                 "previous": previous,
             }
         return {"op": "spawned", "pid": pid, "previous": previous}
+
+    def _program_plan(self, message, rpc, stdio, notify_w, go_r, code_fd):
+        """What a program process sets up on itself, worked out here before the fork, where it costs
+        next to nothing (in the child each page the work touches is a copy-on-write fault): the
+        descriptors it places at 0, 1, 2..., its resource limits, its argv and its import path."""
+        limits, scratch, devnull = message["limits"], message["scratch"], self.devnull
+        if message.get("main"):  # a case process: its socket to the harness at 3, no standard streams
+            wanted = (devnull, devnull, devnull, rpc[0], devnull, notify_w, go_r)
+        else:
+            wanted = (
+                devnull,
+                stdio[0] if stdio else devnull,
+                stdio[1] if stdio else devnull,
+                *rpc,
+                notify_w,
+                go_r,
+                code_fd if code_fd is not None else devnull,  # 7: the compiled candidate, when sent
+            )
+        # a fork copies the address space: the child's size as it starts is ours now
+        size = int(osutil.read_proc_file("/proc/self/statm").split()[0]) * resource.getpagesize()
+        cpu = int(float(limits["timeout_s"])) + 1
+        rlimits = []
+        for which, value in (
+            (resource.RLIMIT_AS, size + int(limits["memory_mb"]) * 1024 * 1024),
+            (resource.RLIMIT_CPU, (cpu, cpu + 1)),
+            (resource.RLIMIT_NPROC, int(limits["max_processes"])),
+            (resource.RLIMIT_FSIZE, int(limits["max_file_bytes"])),
+            (resource.RLIMIT_NOFILE, int(limits["max_open_files"])),
+            (resource.RLIMIT_CORE, 0),
+        ):
+            rlimits.append((which, value if isinstance(value, tuple) else (value, value)))
+        argv = [os.path.join(scratch, message["solution_path"])]
+        return wanted, rlimits, argv, [scratch, *self.program_path]
 
     def _fresh_files(self, message, keep_unchanged=False):
         """Empty what program processes left (see _wipe) and copy the program's files into scratch
@@ -478,27 +513,14 @@ def install_filters(zygote, filters):
     zygote.sigchld_frozen = True
 
 
-def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=None, template=None):
-    """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program."""
+def become_program(zygote, message, plan, probe, template=None):
+    """In the forked child: isolate, drop privileges, wait for the go-ahead, then serve the program
+    (PLAN: what Zygote._program_plan worked out for it before the fork)."""
     restore_threading_fork_reset()
-    limits = message["limits"]
-    scratch = message["scratch"]
+    wanted, rlimits, argv, path = plan
     osutil.set_process_name("cg-program")
     os.setsid()
-    devnull = os.open(os.devnull, os.O_RDWR)
     main = bool(message.get("main"))
-    if main:  # a case process: its socket to the harness at 3, nothing on the standard streams
-        wanted = [devnull, devnull, devnull, rpc[0], devnull, notify_w, go_r]
-    else:
-        wanted = [
-            devnull,
-            stdio[0] if stdio else devnull,
-            stdio[1] if stdio else devnull,
-            *rpc,
-            notify_w,
-            go_r,
-            code_fd if code_fd is not None else devnull,  # 7: the compiled candidate, when sent
-        ]
     # out of the way first, so that placing one descriptor never overwrites another still to place
     high = []
     for fd in wanted:  # a loop, not a comprehension: 3.11 makes each a function object and frame
@@ -518,19 +540,10 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     if zygote.sigchld_frozen:
         sys.unraisablehook = _quiet_sigchld_race
     osutil.set_oom_score_adj(1000)  # under memory pressure the kernel kills the program first
-    baseline = int(osutil.read_proc_file("/proc/self/statm").split()[0]) * resource.getpagesize()
-    cpu = int(float(limits["timeout_s"])) + 1
-    for which, value in (
-        (resource.RLIMIT_AS, baseline + int(limits["memory_mb"]) * 1024 * 1024),
-        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-        (resource.RLIMIT_NPROC, int(limits["max_processes"])),
-        (resource.RLIMIT_FSIZE, int(limits["max_file_bytes"])),
-        (resource.RLIMIT_NOFILE, int(limits["max_open_files"])),
-        (resource.RLIMIT_CORE, 0),
-    ):
-        resource.setrlimit(which, value if isinstance(value, tuple) else (value, value))
+    for which, value in rlimits:
+        resource.setrlimit(which, value)
     # the environment is the zygote's own, set for programs before the fork (program_environment)
-    os.chdir(scratch)
+    os.chdir(path[0])
     if not zygote.no_new_privs:
         osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
     if zygote.program_uid is not None:
@@ -540,23 +553,23 @@ def become_program(zygote, message, rpc, stdio, notify_w, go_r, probe, code_fd=N
     # the seccomp filter is already in place: the zygote installed it on itself, and filters are
     # inherited by every process forked afterwards
     # sys.stdout and sys.stderr are the zygote's own objects (line-buffered there), now on our pipes
-    sys.argv = [os.path.join(scratch, message["solution_path"])]
-    sys.path[:] = [scratch, *zygote.program_path]
+    sys.argv = argv
+    sys.path[:] = path
     os.write(5, b"R")
     if os.read(6, 1) != b"G":
         os._exit(71)
     os.close(5)
     os.close(6)
     if main:
-        mainrun.serve_cases(3, os.path.join(scratch, message["solution_path"]))
+        mainrun.serve_cases(3, argv[0])
     import program
     import wire
 
     server = program.ProgramServer(
         wire.Channel(3, 4),
         message["module"],
-        scratch,
-        code_fd=7 if code_fd is not None else None,
+        path[0],
+        code_fd=7 if message.get("code") else None,
         module_template=template[0] if template else None,
         standby_template=template[1] if template else None,
     )
@@ -693,7 +706,7 @@ def _run(channel, parent):
         import program  # imported here, so program processes never pay for it
 
         program.rehearse()
-        zygote = Zygote(config, channel)
+        zygote = Zygote(config, channel, devnull)
         install_filters(zygote, message["filters"])
         set_program_defaults()
         skip_threading_fork_reset()
