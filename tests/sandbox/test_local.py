@@ -1472,3 +1472,30 @@ def test_descriptors_past_fd_setsize_still_work() -> None:
         for fd in filler:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_what_the_zygote_learns_of_stdlib_types_is_what_a_program_works_out() -> None:
+    """The zygote describes the types of what the preloaded modules export (program.learn_types),
+    so that a program exporting `List` (from its prompt's `from typing import List`) reads the
+    description instead of working it out: the same description, found without a dir() of its own."""
+    script = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import collections, typing
+import program
+names = ("List", "Dict", "Optional", "Callable", "Any", "Tuple")
+values = [getattr(typing, name) for name in names] + [collections.Counter, collections.OrderedDict]
+fresh = program.ProgramServer(None, "m", "/")
+expected = [fresh._describe(value) for value in values]
+program.learn_types(["typing", "collections"])
+learned = program.ProgramServer(None, "m", "/")
+assert [learned._describe(value) for value in values] == expected
+assert not learned.methods_of and not learned.chains, (learned.methods_of, learned.chains)
+"""
+    completed = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", script, str(INSIDE_DIR)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr

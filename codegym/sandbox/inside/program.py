@@ -629,7 +629,7 @@ class ProgramServer:
 
     def _chain(self, klass):
         """(module, qualname) of each class of klass's MRO, for the harness's shadow classes."""
-        chain = self.chains.get(klass)
+        chain = self.chains.get(klass) or _KNOWN_CHAINS.get(klass)
         if chain is None:
             chain = tuple(
                 (
@@ -667,6 +667,8 @@ class ProgramServer:
 
     def _methods(self, kind):
         cached = self.methods_of.get(kind)
+        if cached is None:
+            cached = _KNOWN_METHODS.get(kind)
         if cached is None:
             names = []
             for name in dir(kind):
@@ -1013,6 +1015,34 @@ def module_template(module_name, scratch):
 def _new_module(name, path):
     """The module importlib makes for the file at `path`: spec, loader and every attribute it sets."""
     return importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path))
+
+
+# What _describe works out for the types of what the preloaded modules export, worked out once in
+# the zygote (learn_types) and read by every program process: the candidate's module exports what it
+# imported too (nearly every HumanEval prompt has `from typing import List`), and describing an
+# instance means a dir() over its type, whose every attribute touched would be a copy-on-write fault
+# (~55 of them per program for typing's aliases). Only standard-library types are kept here.
+_KNOWN_METHODS = {}
+_KNOWN_CHAINS = {}
+
+
+def learn_types(module_names):
+    """Describe (see ProgramServer._describe) what the loaded modules MODULE_NAMES export and keep
+    what that worked out for their types, for every program process forked afterwards."""
+    server = ProgramServer(None, "_codegym_learning", "/")
+    for name in module_names:
+        module = sys.modules.get(name)
+        if not isinstance(module, types.ModuleType) or name.partition(".")[0] not in sys.stdlib_module_names:
+            continue
+        for attribute, value in list(vars(module).items()):
+            if attribute.startswith("_") or isinstance(value, types.ModuleType) or not callable(value):
+                continue
+            try:
+                server._describe(value)
+            except Exception:  # a type that cannot describe itself is described when used, if ever
+                pass
+    _KNOWN_METHODS.update(server.methods_of)
+    _KNOWN_CHAINS.update(server.chains)
 
 
 def rehearse(rounds=24):

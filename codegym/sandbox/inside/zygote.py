@@ -705,6 +705,7 @@ def _run(channel, parent):
 
         import program  # imported here, so program processes never pay for it
 
+        program.learn_types(message["preload"])
         program.rehearse()
         zygote = Zygote(config, channel, devnull)
         install_filters(zygote, message["filters"])
