@@ -93,10 +93,34 @@ class RewardJudge:
     def score(self, task: Task, code: str, first_line: int | None = None) -> RewardBreakdown:
         return self.score_many([(task, code, first_line)])[0].breakdown
 
-    def score_many(self, items: Sequence[tuple[Task, str, int | None]]) -> list[ScoredSample]:
+    def score_many(
+        self, items: Sequence[tuple[Task, str, int | None]], *, share_copies: bool = False
+    ) -> list[ScoredSample]:
+        """One ScoredSample per item, each judged on its own (an evaluation's samples are
+        independent draws). With `share_copies`, copies of one program (same task, code and first
+        generated line) are judged once and share that judgment, as training needs: a reward is
+        then a function of the program. A GRPO group often holds one completion several times, and
+        timing noise between their judgments would become advantages."""
         started = time.perf_counter()
         try:
-            return self._score_many(items)
+            if not share_copies:
+                return self._score_many(items)
+            first_of: dict[tuple[str, str, int | None], int] = {}
+            distinct: list[tuple[Task, str, int | None]] = []
+            slots = []
+            for task, code, first_line in items:
+                slot = first_of.setdefault((task.fingerprint, code, first_line), len(distinct))
+                if slot == len(distinct):
+                    distinct.append((task, code, first_line))
+                slots.append(slot)
+            judged = self._score_many(distinct)
+            scored = [judged[slot] for slot in slots]
+            seen: set[int] = set()
+            for slot, sample in zip(slots, scored, strict=True):
+                if slot in seen:  # a copy counts as a judged sample, as a cache hit does
+                    self._count(sample.breakdown)
+                seen.add(slot)
+            return scored
         finally:
             with self._lock:
                 self.seconds += time.perf_counter() - started

@@ -106,7 +106,9 @@ class TrlRewards:
                     task = self._task(keys[i][0])
                     extracted = extract_code(task, keys[i][1], self.judge.config.completion_format)
                     items.append((task, extracted.code, extracted.first_generated_line))
-                for i, scored in zip(missing, self.judge.score_many(items), strict=True):
+                # copies of one program in the batch share one judgment (see score_many)
+                judged = self.judge.score_many(items, share_copies=True)
+                for i, scored in zip(missing, judged, strict=True):
                     self._memo[keys[i]] = scored
                 while len(self._memo) > self._memo_size:
                     self._memo.popitem(last=False)

@@ -55,6 +55,26 @@ def test_one_judging_per_batch_and_values(reward_backend) -> None:
     assert metrics["codegym/pass_rate"] == 0.5 and metrics["codegym/hack_rate"] == 0.0
 
 
+def test_copies_of_a_program_in_a_batch_share_one_judgment(reward_backend) -> None:
+    """A GRPO group often holds one completion several times: its copies get one judgment, so
+    timing noise never gives them different rewards (a slowed program's efficiency sits across the
+    scale, where a noisy time crosses a 0.1 step now and then). An evaluation judges each sample."""
+    judge = RewardJudge(reward_backend, RewardConfig())
+    rewards = TrlRewards(judge, PACK)
+    task = PACK.get("HumanEval/2")
+    slowed = "    for _ in range(100_000):\n        pass\n" + task.reference_solution[len(task.prefix) :]
+    fenced = f"```python\n{task.prefix}{slowed}```"  # another completion, the same program
+    batch = [slowed, fenced, task.reference_solution[len(task.prefix) :], slowed]
+    scored = rewards.scored(batch, task_id=["HumanEval/2"] * 4)
+    assert judge.judged == 4 and all(s.result is not None for s in scored)
+    assert scored[0].result is scored[1].result is scored[3].result  # one execution
+    assert scored[0].breakdown == scored[1].breakdown == scored[3].breakdown
+    assert scored[0].breakdown.components["efficiency"] < scored[2].breakdown.components["efficiency"]
+    code = task.prefix + slowed
+    apart = judge.score_many([(task, code, None), (task, code, None)])
+    assert apart[0].result is not apart[1].result  # judged twice: independent draws
+
+
 def test_components_layout_sums_to_the_joint_total(reward_backend) -> None:
     rewards = TrlRewards(RewardJudge(reward_backend, RewardConfig()), PACK)
     kwargs = {"task_id": IDS}

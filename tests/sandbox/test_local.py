@@ -859,6 +859,32 @@ def test_timing_repeats_stop_once_a_sample_is_enough(local_backend: LocalBackend
         ExecRequest(files={"solution.py": ADD}, tests={"test_hidden.py": tests}, timing_enough_s=-1.0)
 
 
+def test_timing_samples_are_each_timing_passs_own(local_backend: LocalBackend) -> None:
+    """A timing sample is its own pass's CPU time, never the coverage pass's before it (a traced
+    program, several times slower). The worker used to file the account of the pass a spawn ended
+    under the pass the spawn started: the first timing sample was the coverage pass's (a slowed
+    HumanEval solution read 4.4 ms in its verdict pass, 9.4 ms in its "timing" one)."""
+    tests = "from solution import add\n\ndef test_ok():\n    assert add(2, 3) == 5\n"
+    # the branch never taken keeps the coverage figure short of complete: the tracer sees every turn
+    looping = (
+        "def add(a, b):\n    if a is None:\n        return 0\n    n = 0\n    for i in range(300_000):\n"
+        "        n += i\n    return a + b\n"
+    )
+    result = run(
+        local_backend,
+        looping,
+        tests,
+        measure_coverage=True,
+        coverage_budget_s=30,
+        timing_repeats=2,
+        timing_budget_s=10,
+    )
+    assert result.status is ExecStatus.PASSED and result.coverage is not None
+    assert result.coverage.get("complete") is True  # the traced pass ran to its end
+    assert len(result.timings_s) == 3  # the verdict pass and two timing passes
+    assert max(result.timings_s) < 2.5 * min(result.timings_s), result.timings_s
+
+
 def test_timing_counts_threads_and_child_processes(local_backend: LocalBackend) -> None:
     """CPU time is read from outside the program: work in a thread or in a child process counts, a
     child the program asked the kernel to reap at once (SIGCHLD ignored, SA_NOCLDWAIT) included."""

@@ -620,8 +620,9 @@ class Worker:
         self._send_zygote(run, message, fds)
         for fd in fds:
             os.close(fd)  # the zygote holds its own copies now
-        run.passes.append({"kind": kind})
-        run.pending = ("spawn", tuple(harness_ends))
+        # the pass's record joins run.passes once the zygote has answered: its answer accounts for
+        # the pass this spawn ended, which must not land in the new pass's record
+        run.pending = ("spawn", tuple(harness_ends), {"kind": kind})
 
     def _code_pipe(self, run, layout):
         """The read end of a pipe holding the candidate module's code, compiled here and marshalled,
@@ -679,6 +680,8 @@ class Worker:
         previous = reply.get("previous")
         if isinstance(previous, dict) and previous.get("kind") is not None:
             self._record_pass(run, previous)
+        if pending is not None and pending[0] == "spawn":
+            run.passes.append(pending[2])
         if isinstance(previous, dict) and previous.get("clean") is False:
             self._taint("line 511")
         if pending is None:
@@ -787,6 +790,7 @@ class Worker:
         if isinstance(previous, dict) and previous.get("clean") is False:
             self._taint("line 592")
         if run.pending is not None and run.pending[0] == "spawn":
+            run.passes.append(run.pending[2])
             for fd in run.pending[1]:
                 os.close(fd)
         run.pending = None
