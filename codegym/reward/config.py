@@ -135,6 +135,15 @@ class RewardConfig:
             "help": "Efficiency is rounded down to a multiple of this, so noise rarely moves the score."
         },
     )
+    retime: bool = field(
+        default=True,
+        metadata={
+            "help": "Time again in a second judgment once the batch is done, and count both judgments' "
+            "samples: each reference solution (its yardstick is kept per machine), and each passing "
+            "program that scored below full efficiency within timing_budget_s. Other work on a shared "
+            "machine slows a program for a second or more, and one judgment's samples share that moment."
+        },
+    )
     completion_format: CompletionFormat = field(
         default="auto",
         metadata={"help": "auto: fenced code or a full module is the whole file, else append to the prompt."},
@@ -183,6 +192,8 @@ class RewardConfig:
             raise RewardConfigError(f"hardcode_gap must be in (0, 1], got {self.hardcode_gap!r}")
         if not isinstance(self.timing_repeats, int) or self.timing_repeats < 1:
             raise RewardConfigError(f"timing_repeats must be an integer >= 1, got {self.timing_repeats!r}")
+        if not isinstance(self.retime, bool):
+            raise RewardConfigError(f"retime must be true or false, got {self.retime!r}")
         if not isinstance(self.efficiency_step, (int, float)) or not 0 < self.efficiency_step <= 1:
             raise RewardConfigError(f"efficiency_step must be in (0, 1], got {self.efficiency_step!r}")
         from codegym.reward.detectors import DETECTORS, RETIRED_DETECTORS

@@ -161,6 +161,7 @@ class RewardJudge:
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="codegym-static") as pool:
                 static = pool.submit(self._static_analysis, [prepared[i] for i in misses])
                 results = self.backend.execute_many(requests)
+                results = self._time_slow_again(prepared, misses, requests, results)
                 styles, complexities, trees = static.result()
             judged = {}
             for position, (index, result) in enumerate(zip(misses, results, strict=True)):
@@ -178,6 +179,41 @@ class RewardJudge:
                 self._count(breakdown)
                 scored[index] = ScoredSample(breakdown, result)
         return [s for s in scored if s is not None]
+
+    def _time_slow_again(
+        self, prepared, misses, requests: list[ExecRequest], results: list[ExecResult]
+    ) -> list[ExecResult]:
+        """`retime`: a passing program slower than its full-efficiency bound (and within the
+        timing budget) is judged again once the batch is done, and that judgment's samples join the
+        first's (the minimum counts; the verdict and everything else stay the first judgment's).
+        Other work on a shared machine slows a program for a second or more (a fixed loop here: 10% of
+        runs over 1.15x its median alone, 30% with the other CPU busy, up to 1.9x), and every sample
+        of one judgment falls in the same such moment; a judgment seconds later mostly does not (the
+        slowed HumanEval solutions, same runs: a mean run-to-run difference of 0.038-0.057 from the
+        first judgment's samples, 0.021-0.028 with the second's)."""
+        if not self.config.retime:
+            return results
+        again = []
+        for position, (index, request, result) in enumerate(zip(misses, requests, results, strict=True)):
+            if not request.timing_repeats or result.status is not ExecStatus.PASSED or not result.timings_s:
+                continue
+            with self._lock:
+                reference = self._references.get(prepared[index][0].fingerprint)
+            if reference is None or reference.cpu_s is None:
+                continue
+            fastest = min(result.timings_s)
+            if self.full_efficiency_s(reference.cpu_s) < fastest <= request.timing_budget_s:
+                again.append(position)
+        if not again:
+            return results
+        results = list(results)
+        for position, second in zip(
+            again, self.backend.execute_many([requests[p] for p in again]), strict=True
+        ):
+            if second.status is ExecStatus.PASSED and second.timings_s:
+                first = results[position]
+                results[position] = replace(first, timings_s=first.timings_s + second.timings_s)
+        return results
 
     def _confirm_flags(
         self, prepared, requests, misses, judged, styles, complexities, trees
@@ -270,7 +306,7 @@ class RewardJudge:
                 task.reference_solution,
                 self.config_fingerprint,
                 self.backend.image,
-                kind=f"reference@{machine_fingerprint()}",
+                kind=f"reference-v2@{machine_fingerprint()}",  # v2: `exits` is kept too
             )
             cached = self.yardsticks.get_json(key) if self.yardsticks is not None else None
             if cached is not None:
@@ -278,6 +314,7 @@ class RewardJudge:
                     cached["cpu_s"],
                     frozenset(cached["return_types"]) if cached["return_types"] is not None else None,
                     ComplexityReport(**cached["complexity"]) if cached["complexity"] else None,
+                    exits=cached.get("exits") is True,
                 )
                 with self._lock:
                     self._references[fingerprint] = stats
@@ -286,7 +323,16 @@ class RewardJudge:
         if not todo:
             return
         requests = [self.request_for(task, task.reference_solution) for _, task, _ in todo]
-        for (fingerprint, task, key), result in zip(todo, self.backend.execute_many(requests), strict=True):
+        results = self.backend.execute_many(requests)
+        if self.config.retime and requests and requests[0].timing_repeats:
+            # a second moment's samples too (see _time_slow_again): a yardstick lasts
+            results = [
+                replace(first, timings_s=first.timings_s + second.timings_s)
+                if first.status is ExecStatus.PASSED and second.status is ExecStatus.PASSED
+                else first
+                for first, second in zip(results, self.backend.execute_many(requests), strict=True)
+            ]
+        for (fingerprint, task, key), result in zip(todo, results, strict=True):
             usable = result.status is ExecStatus.PASSED
             reference_complexity = None  # an empty or failing reference is no yardstick (as for CPU time)
             if usable:
@@ -307,6 +353,7 @@ class RewardJudge:
                     key,
                     {
                         "cpu_s": stats.cpu_s,
+                        "exits": stats.exits,
                         "return_types": sorted(stats.return_types or ()),
                         "complexity": vars(stats.complexity) if stats.complexity else None,
                     },

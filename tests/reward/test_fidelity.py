@@ -101,6 +101,33 @@ def test_the_reference_against_itself_scores_full_efficiency(reward_backend) -> 
     assert sum(value == 1.0 for run in runs for value in run) >= 0.95 * sum(len(run) for run in runs), runs
 
 
+def test_slow_programs_and_references_are_timed_again_at_a_later_moment(reward_backend) -> None:
+    """`retime`: a passing program below full efficiency, and every reference (its yardstick is kept),
+    get a second judgment once the batch is done, whose samples join the first's; a program already
+    at full efficiency, or one that failed, does not. Without it, one judgment each."""
+    task = HUMANEVAL.get("HumanEval/0")
+    slow = (
+        task.prefix
+        + "    x = 0\n    for i in range(300000):\n        x += i\n"
+        + task.reference_solution[len(task.prefix) :]
+    )
+    wrong = task.prefix + "    return False\n"
+    items = [(task, task.reference_solution, None), (task, slow, None), (task, wrong, None)]
+    for retime in (True, False):
+        # the 10 ms floor keeps the reference against itself at full efficiency under this suite's load
+        judge = RewardJudge(reward_backend, RewardConfig(timing_floor_ms=10.0, retime=retime))
+        before = reward_backend.pool_state()["executions"]
+        fast, slowed, failed = judge.score_many(items)
+        executions = reward_backend.pool_state()["executions"] - before
+        assert slowed.breakdown.passed and slowed.breakdown.components["efficiency"] < 1.0
+        assert fast.breakdown.components["efficiency"] == 1.0 and len(fast.result.timings_s) == 1
+        assert not failed.breakdown.passed and failed.result.timings_s == ()
+        if retime:  # the reference twice, the three programs, the slow one again
+            assert executions == 2 + 3 + 1 and len(slowed.result.timings_s) == 4
+        else:
+            assert executions == 1 + 3 and len(slowed.result.timings_s) == 2
+
+
 @pytest.mark.parametrize(
     ("fastest_ms", "efficiency"),
     [(0.5, 1.0), (1.3, 1.0), (3.3, 1.0), (3.4, 0.9), (6.6, 0.5), (33.0, 0.1), (40.0, 0.0)],
