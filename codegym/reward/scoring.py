@@ -107,20 +107,19 @@ class RewardJudge:
                 return self._score_many(items)
             first_of: dict[tuple[str, str, int | None], int] = {}
             distinct: list[tuple[Task, str, int | None]] = []
-            slots = []
+            slots, copies = [], []
             for task, code, first_line in items:
-                slot = first_of.setdefault((task.fingerprint, code, first_line), len(distinct))
-                if slot == len(distinct):
+                key = (task.fingerprint, code, first_line)
+                if key in first_of:
+                    copies.append(first_of[key])
+                else:
+                    first_of[key] = len(distinct)
                     distinct.append((task, code, first_line))
-                slots.append(slot)
+                slots.append(first_of[key])
             judged = self._score_many(distinct)
-            scored = [judged[slot] for slot in slots]
-            seen: set[int] = set()
-            for slot, sample in zip(slots, scored, strict=True):
-                if slot in seen:  # a copy counts as a judged sample, as a cache hit does
-                    self._count(sample.breakdown)
-                seen.add(slot)
-            return scored
+            for slot in copies:  # a copy counts as a judged sample, as a cache hit does
+                self._count(judged[slot].breakdown)
+            return [judged[slot] for slot in slots]
         finally:
             with self._lock:
                 self.seconds += time.perf_counter() - started
@@ -210,9 +209,7 @@ class RewardJudge:
         for position, second in zip(
             again, self.backend.execute_many([requests[p] for p in again]), strict=True
         ):
-            if second.status is ExecStatus.PASSED and second.timings_s:
-                first = results[position]
-                results[position] = replace(first, timings_s=first.timings_s + second.timings_s)
+            results[position] = _with_later_samples(results[position], second)
         return results
 
     def _confirm_flags(
@@ -327,9 +324,7 @@ class RewardJudge:
         if self.config.retime and requests and requests[0].timing_repeats:
             # a second moment's samples too (see _time_slow_again): a yardstick lasts
             results = [
-                replace(first, timings_s=first.timings_s + second.timings_s)
-                if first.status is ExecStatus.PASSED and second.status is ExecStatus.PASSED
-                else first
+                _with_later_samples(first, second)
                 for first, second in zip(results, self.backend.execute_many(requests), strict=True)
             ]
         for (fingerprint, task, key), result in zip(todo, results, strict=True):
@@ -593,6 +588,13 @@ class RewardJudge:
             if breakdown.flags:
                 self._hacked_samples += 1
                 self.hack_counts.update(breakdown.flags)
+
+
+def _with_later_samples(first: ExecResult, second: ExecResult) -> ExecResult:
+    """FIRST with SECOND's timing samples added (`retime`) when both passed; else FIRST as it is."""
+    if first.status is not ExecStatus.PASSED or second.status is not ExecStatus.PASSED:
+        return first
+    return replace(first, timings_s=first.timings_s + second.timings_s)
 
 
 def _required_names(task: Task) -> frozenset[str]:

@@ -34,9 +34,9 @@ sockets and files, but it has no business doing any of the following, which the 
   no wait4 and no measurement) returns 0 without doing anything: a program's children stay waitable
   and their CPU time is counted. Querying the action is allowed. This rule is a second filter,
   installed on the zygote once it has made SIGCHLD caught by CPython's own C handler
-  (`prepare_sigchld_filter`), and inherited by every program process: Python's
-  `signal.signal(SIGCHLD, ...)` then changes only CPython's table, so a program's handler still runs
-  and `signal(SIGCHLD, SIG_IGN)` still returns.
+  (`encoded_filters`, installed through osutil.install_seccomp_filter), and inherited by every
+  program process: Python's `signal.signal(SIGCHLD, ...)` then changes only CPython's table, so a
+  program's handler still runs and `signal(SIGCHLD, SIG_IGN)` still returns.
 
 Everything else is allowed. This is one layer, not the sandbox: it does not restrict files,
 network, signals, memory or CPU. Separate uids, rlimits, namespaces (and Docker's own seccomp
@@ -362,8 +362,8 @@ def encoded_filters():
 
 
 def prepare_program_filter():
-    """Build the filter once (a zygote does this before forking): returns a function that installs
-    it on the calling thread and returns True, or None on an unsupported architecture."""
+    """Build the filter once: returns a function that installs it on the calling thread and returns
+    True, or None on an unsupported architecture (the zygote installs `encoded_filters` instead)."""
     arch = current_arch()
     if arch is None:
         return None
